@@ -1,0 +1,112 @@
+/**
+ * The closed set of error codes. Codes are public API: never renamed, never removed.
+ */
+export const ERROR_CODES = [
+  'INVALID_INPUT',
+  'CONFIG_INVALID',
+  'NOT_CONFIGURED',
+  'URL_BLOCKED',
+  'ROBOTS_DISALLOWED',
+  'HTTP_STATUS',
+  'NETWORK',
+  'TIMEOUT',
+  'BODY_TOO_LARGE',
+  'UNSUPPORTED_CONTENT',
+  'EMPTY_CONTENT',
+  'BLOCKED_BY_SITE',
+  'RATE_LIMITED',
+  'CREDITS_EXHAUSTED',
+  'REPEATED_LOOKUP',
+  'ALL_FAILED',
+  'ABORTED',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'total';
+
+export interface Attempt {
+  id: string;
+  durationMs: number;
+  error?: ToolErrorData;
+}
+
+export interface PeriscopeErrorDetails {
+  url?: string;
+  status?: number;
+  provider?: string;
+  phase?: TimeoutPhase;
+  /** Name of the limit that was hit, e.g. `maxBytes`, and its value. */
+  limit?: string;
+  limitValue?: number;
+  reason?: string;
+  attempts?: Attempt[];
+  [key: string]: unknown;
+}
+
+export interface ToolErrorData {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+  details?: PeriscopeErrorDetails;
+}
+
+const BRAND = Symbol.for('periscope.error');
+
+/** Codes that are worth retrying (or handing to the next provider) by default. */
+const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'NETWORK',
+  'TIMEOUT',
+  'RATE_LIMITED',
+  'BLOCKED_BY_SITE',
+]);
+
+export interface PeriscopeErrorOptions {
+  retryable?: boolean;
+  retryAfterMs?: number | undefined;
+  details?: PeriscopeErrorDetails;
+  cause?: unknown;
+}
+
+export class PeriscopeError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly details: PeriscopeErrorDetails;
+
+  constructor(code: ErrorCode, message: string, options: PeriscopeErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PeriscopeError';
+    this.code = code;
+    this.retryable = options.retryable ?? RETRYABLE_BY_DEFAULT.has(code);
+    this.retryAfterMs = options.retryAfterMs;
+    this.details = options.details ?? {};
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return isPeriscopeError(value);
+  }
+
+  toJSON(): ToolErrorData {
+    const data: ToolErrorData = { code: this.code, message: this.message, retryable: this.retryable };
+    if (this.retryAfterMs !== undefined) data.retryAfterMs = this.retryAfterMs;
+    if (Object.keys(this.details).length > 0) data.details = this.details;
+    return data;
+  }
+}
+
+export function isPeriscopeError(value: unknown): value is PeriscopeError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** Wrap anything thrown into a PeriscopeError, keeping the original as `cause`. */
+export function toPeriscopeError(error: unknown): PeriscopeError {
+  if (isPeriscopeError(error)) return error;
+  if (error instanceof Error && error.name === 'AbortError') {
+    return new PeriscopeError('ABORTED', 'The call was cancelled.', { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new PeriscopeError('NETWORK', `Unexpected failure: ${message}`, { cause: error, retryable: false });
+}

@@ -1,0 +1,76 @@
+import type { LookupAddress } from 'node:dns';
+
+/** A resolver: host name → every address it resolves to. Injected for tests and unusual deployments. */
+export type LookupFunction = (hostname: string) => Promise<LookupAddress[]>;
+
+/** Every network limit is its own named option with a unit. */
+export interface NetworkLimits {
+  /** TCP (and TLS, and proxy handshake) connect time, per hop. Default 10 000 ms. */
+  connectTimeoutMs: number;
+  /** From request sent to response headers received, per hop. Default 15 000 ms. */
+  headersTimeoutMs: number;
+  /** Longest silence while reading the body. Default 15 000 ms. */
+  bodyTimeoutMs: number;
+  /** The whole call, all redirects included. Default 30 000 ms. */
+  totalTimeoutMs: number;
+  /** Body bytes, counted while streaming and after decompression. Default 10 000 000. */
+  maxBytes: number;
+  /** Total size of the response head (status line and headers). Default 65 536 bytes. */
+  maxHeaderBytes: number;
+  /** Redirects followed before giving up. Default 5. */
+  maxRedirects: number;
+}
+
+export interface ProxySettings {
+  /** Proxy for http: URLs (`http://host:port` or `socks5://host:port`). */
+  httpProxy?: string | undefined;
+  /** Proxy for https: URLs. */
+  httpsProxy?: string | undefined;
+  /** Comma-separated hosts / suffixes / `*` that bypass the proxy (NO_PROXY syntax). */
+  noProxy?: string | undefined;
+}
+
+export interface HttpClientOptions extends Partial<NetworkLimits> {
+  /** CIDRs and host names opened explicitly for caller-supplied URLs. */
+  allowPrivateNetwork?: readonly string[];
+  /** Custom resolver. Wins over `dnsServer`. Default: the system resolver (dns.lookup, all: true). */
+  lookup?: LookupFunction;
+  /** `host:port` of a DNS server to ask instead of the system resolver. */
+  dnsServer?: string | undefined;
+  proxy?: ProxySettings;
+  userAgent?: string;
+}
+
+export interface HttpRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  signal?: AbortSignal;
+  /**
+   * Configured endpoints (a provider base URL) are trusted: the URL policy is not applied to them
+   * (but every redirect away from their origin is checked). URLs from callers are never trusted.
+   */
+  trusted?: boolean;
+  /** Per-request overrides of the client's limits. */
+  limits?: Partial<NetworkLimits>;
+}
+
+export interface HttpResponse {
+  /** The URL first requested. */
+  url: string;
+  /** The URL after redirects. */
+  finalUrl: string;
+  status: number;
+  statusText: string;
+  /** Lower-cased header names; repeated headers joined with ", " (set-cookie dropped). */
+  headers: Record<string, string>;
+  /** Decompressed body, at most `maxBytes`. */
+  body: Uint8Array;
+  /** Every hop followed, in order (not including the first URL). */
+  redirects: string[];
+  /** The address the final connection went to (for diagnostics). */
+  remoteAddress?: string | undefined;
+}
+
+/** The guarded client: the only way Periscope code touches the network. Throws PeriscopeError. */
+export type HttpFetch = (url: string | URL, request?: HttpRequest) => Promise<HttpResponse>;
