@@ -85,10 +85,6 @@ export class PeriscopeError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return isPeriscopeError(value);
-  }
-
   toJSON(): ToolErrorData {
     const data: ToolErrorData = { code: this.code, message: this.message, retryable: this.retryable };
     if (this.retryAfterMs !== undefined) data.retryAfterMs = this.retryAfterMs;

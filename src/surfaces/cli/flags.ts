@@ -1,0 +1,86 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './cli-error.ts';
+
+export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
+
+/** Flags every command takes. */
+export const COMMON_FLAGS = {
+  config: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies FlagSpec;
+
+/** Network limits: each flag is the twin of a `network.*` config key. */
+export const NETWORK_FLAGS = {
+  'allow-private-network': { type: 'string', multiple: true },
+  'timeout-ms': { type: 'string' },
+  'connect-timeout-ms': { type: 'string' },
+  'headers-timeout-ms': { type: 'string' },
+  'body-timeout-ms': { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'max-header-bytes': { type: 'string' },
+  'max-redirects': { type: 'string' },
+  proxy: { type: 'string' },
+  'no-proxy': { type: 'string' },
+  'dns-server': { type: 'string' },
+  'user-agent': { type: 'string' },
+} as const satisfies FlagSpec;
+
+export const NETWORK_FLAGS_HELP = `Network (each flag overrides the config key network.<camelCase name>):
+  --allow-private-network <cidr|host>  open a private range or host (repeatable)
+  --timeout-ms N          whole call, redirects included (default 30000)
+  --connect-timeout-ms N  connect, per hop (default 10000)
+  --headers-timeout-ms N  waiting for response headers (default 15000)
+  --body-timeout-ms N     longest silence while reading the body (default 15000)
+  --max-bytes N           body bytes after decompression (default 10000000)
+  --max-header-bytes N    response head size (default 65536)
+  --max-redirects N       redirects followed (default 5)
+  --proxy URL             http://host:port or socks5://host:port (default: HTTPS_PROXY/HTTP_PROXY/ALL_PROXY)
+  --no-proxy LIST         hosts that bypass the proxy (default: NO_PROXY)
+  --dns-server HOST:PORT  ask this DNS server instead of the system resolver
+  --user-agent TEXT       User-Agent header`;
+
+export type ParsedFlags = Record<string, string | boolean | string[] | undefined>;
+
+/** Parse argv for one command; an unknown flag or a missing value is a UsageError naming the command's help. */
+export function parseFlags(command: string, argv: string[], flags: FlagSpec): { values: ParsedFlags; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: flags, allowPositionals: true, strict: true });
+    return { values: values as ParsedFlags, positionals };
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0]?.replace(/\. To specify a positional.*$/, '') ?? 'bad arguments';
+    throw new UsageError(`${message}; see 'periscope ${command} --help'`);
+  }
+}
+
+/** A flag that must be a whole number ≥ minimum. */
+export function integerFlag(values: ParsedFlags, name: string, minimum = 0): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const text = String(raw).replace(/_/g, '');
+  const value = Number(text);
+  if (text === '' || !Number.isSafeInteger(value) || value < minimum) {
+    throw new UsageError(`--${name} expects a whole number${minimum > 0 ? ` ≥ ${minimum}` : ''}, got '${raw}'`);
+  }
+  return value;
+}
+
+/** The `network` part of the config that the flags given override. */
+export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
+  const network: Record<string, unknown> = {
+    allowPrivateNetwork: values['allow-private-network'],
+    timeoutMs: integerFlag(values, 'timeout-ms', 1),
+    connectTimeoutMs: integerFlag(values, 'connect-timeout-ms', 1),
+    headersTimeoutMs: integerFlag(values, 'headers-timeout-ms', 1),
+    bodyTimeoutMs: integerFlag(values, 'body-timeout-ms', 1),
+    maxBytes: integerFlag(values, 'max-bytes', 1),
+    maxHeaderBytes: integerFlag(values, 'max-header-bytes', 1),
+    maxRedirects: integerFlag(values, 'max-redirects', 0),
+    proxy: values.proxy,
+    noProxy: values['no-proxy'],
+    dnsServer: values['dns-server'],
+    userAgent: values['user-agent'],
+  };
+  for (const key of Object.keys(network)) if (network[key] === undefined) delete network[key];
+  return network;
+}

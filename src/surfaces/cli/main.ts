@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { isPeriscopeError } from '../../errors.ts';
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from './cli-error.ts';
+import { configCommand } from './commands/config-show.ts';
+import { extractCommand } from './commands/extract.ts';
+import { fetchCommand } from './commands/fetch.ts';
+import { type CliIo, processIo, writeLine } from './io.ts';
+
+const HELP = `periscope — safe web access for LLM agents
+
+Usage: periscope <command> [options]
+
+Commands:
+  fetch <url>         read a web page as markdown or text (guarded against private addresses)
+  extract [file|-]    offline: HTML from a file or stdin → main content
+  config show         print the effective configuration, secrets redacted
+
+Options:
+  -h, --help          help (also 'periscope <command> --help')
+  -v, --version       version
+
+Exit codes: 0 ok, 1 tool error, 2 usage or config error.`;
+
+const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
+  fetch: fetchCommand,
+  extract: extractCommand,
+  config: configCommand,
+};
+
+/** Run the CLI; returns the exit code. Never throws for a user mistake. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      writeLine(command === undefined ? io.stderr : io.stdout, HELP);
+      return command === undefined ? EXIT_USAGE : EXIT_OK;
+    }
+    if (command === '--version' || command === '-v') {
+      writeLine(io.stdout, version());
+      return EXIT_OK;
+    }
+    const run = COMMANDS[command];
+    if (!run) {
+      throw new UsageError(`unknown command '${command}'; commands are ${Object.keys(COMMANDS).join(', ')} (see 'periscope --help')`);
+    }
+    return await run(rest, io);
+  } catch (error) {
+    return reportError(error, io);
+  }
+}
+
+function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof UsageError) {
+    writeLine(io.stderr, `periscope: ${error.message}`);
+    return EXIT_USAGE;
+  }
+  if (isPeriscopeError(error)) {
+    writeLine(io.stderr, `periscope: ${error.message}`);
+    const problems = error.details.problems;
+    if (Array.isArray(problems)) for (const problem of problems) writeLine(io.stderr, `  - ${problem}`);
+    return error.code === 'CONFIG_INVALID' || error.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_TOOL_ERROR;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  writeLine(io.stderr, `periscope: internal error: ${message} (this is a bug; PERISCOPE_DEBUG=1 prints the stack)`);
+  if (io.env.PERISCOPE_DEBUG) writeLine(io.stderr, (error as Error).stack ?? '');
+  return EXIT_TOOL_ERROR;
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}

@@ -1,0 +1,33 @@
+import type { ErrorCode, PeriscopeError } from '../errors.ts';
+
+/**
+ * One sentence per code: what happened, and what the model can do next.
+ * The error's own message (which names the URL, status or limit) is appended after it.
+ */
+const SENTENCES: Record<ErrorCode, string> = {
+  INVALID_INPUT: 'The tool call had invalid arguments; fix them as described and call again.',
+  CONFIG_INVALID: 'Periscope is misconfigured; tell the user, since retrying will not help.',
+  NOT_CONFIGURED: 'This provider has no API key configured; use another provider or tool.',
+  URL_BLOCKED:
+    'That URL points to a private, local or non-web address and cannot be fetched; do not retry it, use a public http(s) URL.',
+  ROBOTS_DISALLOWED: "The site's robots.txt forbids fetching this page; use another source.",
+  HTTP_STATUS: 'The server answered with an error status; check the URL, or try another source.',
+  NETWORK: 'The site could not be reached; retry once later, or use another source.',
+  TIMEOUT: 'The request took too long and was stopped; retry once, or use another source.',
+  BODY_TOO_LARGE: 'The response was larger than allowed and was not read; use a more specific URL or another source.',
+  UNSUPPORTED_CONTENT: 'The content type is not something that can be turned into readable text; use another source.',
+  EMPTY_CONTENT: 'The page had no readable text; it may need a browser to render, so try another source.',
+  BLOCKED_BY_SITE:
+    'The site is blocking automated access right now (a CAPTCHA or challenge page); try again later or use another source.',
+  RATE_LIMITED: 'Too many calls right now; wait before trying again, or answer from what you already have.',
+  CREDITS_EXHAUSTED: 'The credit budget for this agent is used up; answer from what you already have.',
+  REPEATED_LOOKUP: 'You already made this exact lookup; use the results you already have instead of repeating it.',
+  ALL_FAILED: 'Every provider failed; see the reasons below, and answer from what you have or try again later.',
+  ABORTED: 'The call was cancelled.',
+};
+
+export function describeForModel(error: PeriscopeError): string {
+  const lines = [SENTENCES[error.code], `Error ${error.code}: ${error.message}`];
+  if (error.retryAfterMs !== undefined) lines.push(`Retry after about ${Math.ceil(error.retryAfterMs / 1000)} s.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+import type { ToolResult } from './tool-result.ts';
+
+export type ToolName = 'web_fetch';
+
+export interface ToolExecuteOptions {
+  signal?: AbortSignal;
+}
+
+/** An LLM-facing tool: validates its input, never rejects. */
+export interface Tool<INPUT = unknown, DATA = unknown> {
+  readonly name: ToolName;
+  /** Written for the model. */
+  readonly description: string;
+  readonly inputSchema: z.ZodType<INPUT>;
+  /** The input schema as JSON Schema (draft 2020-12), for MCP, OpenAI and Anthropic. */
+  readonly jsonSchema: Record<string, unknown>;
+  execute(input: unknown, options?: ToolExecuteOptions): Promise<ToolResult<DATA>>;
+}

@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import { PeriscopeError } from '../errors.ts';
+
+/** Parse tool input; every problem is named in one line the model (or a person) can act on. */
+export function validateInput<T>(schema: z.ZodType<T>, input: unknown, toolName: string): T {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`);
+  throw new PeriscopeError('INVALID_INPUT', `invalid ${toolName} arguments: ${problems.join('; ')}`);
+}
+
+const WITH_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+const NON_WEB_SCHEME = /^(about|blob|data|file|javascript|mailto|tel|vbscript|view-source):/i;
+
+/** Parse a URL from a caller; a bare host such as `example.com/page` gets `https://`. */
+export function parseCallerUrl(text: string): URL {
+  const trimmed = text.trim();
+  const candidate = WITH_SCHEME.test(trimmed) || NON_WEB_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
+  try {
+    return new URL(candidate);
+  } catch {
+    throw new PeriscopeError('INVALID_INPUT', `"${text}" is not a valid URL; give an absolute http(s) URL such as https://example.com/page`, {
+      details: { url: text },
+    });
+  }
+}
+
+/** `https://docs.python.org/3/whatsnew/` → `docs.python.org/3/whatsnew/` for display lines. */
+export function shortUrl(url: string): string {
+  return url.replace(/^https?:\/\//, '').replace(/\/$/, '');
+}
