@@ -1,32 +1,63 @@
 import { PeriscopeError } from '../errors.ts';
 import type { HttpResponse } from './types.ts';
+import { redactUrl } from './url-policy.ts';
 
-/** `Retry-After` as milliseconds (seconds or an HTTP date), or undefined. */
-export function parseRetryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+export interface ThrowForStatusOptions {
+  /** Provider or back-end id, named in the message and details. */
+  provider?: string;
+  /** Request method for the message; default GET. */
+  method?: string;
+  /** Characters of the response body kept in `details.body` (default 300; 0 to keep none). */
+  bodyChars?: number;
+}
+
+/** Statuses worth retrying (vercel/ai's rule): 408, 409, 425, 429 and every 5xx. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 425 || status === 429 || status >= 500;
 }
 
 /**
- * Turn an HTTP error status into a PeriscopeError: 429 → RATE_LIMITED (with retryAfterMs),
- * 408/409/425/5xx → retryable HTTP_STATUS, other 4xx → HTTP_STATUS. 2xx and 3xx pass.
+ * `Retry-After` in ms: delta-seconds or an HTTP date. Undefined when absent or unreadable; never negative.
  */
-export function throwForStatus(response: HttpResponse, target: { provider?: string } = {}): void {
-  const { status } = response;
-  if (status < 400) return;
-  const retryAfterMs = parseRetryAfterMs(response.headers['retry-after']);
-  const what = `GET ${response.finalUrl} failed with ${status}${response.statusText ? ` ${response.statusText}` : ''}`;
+export function parseRetryAfterMs(value: string | undefined, nowMs = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/**
+ * Throws for an error status (≥ 400; 2xx and unfollowed 3xx pass): 429 → RATE_LIMITED with `retryAfterMs`,
+ * anything else → HTTP_STATUS, retryable for 408/409/425/429/5xx. The message names method, URL (redacted) and
+ * status: `brave: GET https://api.search.brave.com/… failed with 503 Service Unavailable`.
+ */
+export function throwForStatus(response: HttpResponse, options: ThrowForStatusOptions = {}): void {
+  if (response.status < 400) return;
+  const url = redactUrl(response.finalUrl);
+  const prefix = options.provider ? `${options.provider}: ` : '';
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const message = `${prefix}${options.method ?? 'GET'} ${url} failed with ${status}`;
+  const bodyChars = options.bodyChars ?? 300;
+  const body =
+    bodyChars > 0
+      ? Buffer.from(response.body)
+          .toString('utf8', 0, bodyChars * 4)
+          .slice(0, bodyChars)
+      : '';
   const details = {
-    url: response.finalUrl,
-    status,
-    ...(target.provider ? { provider: target.provider } : {}),
+    url,
+    status: response.status,
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(body ? { body } : {}),
   };
-  if (status === 429) {
-    throw new PeriscopeError('RATE_LIMITED', what, { retryAfterMs, details });
+  const retryAfterMs = parseRetryAfterMs(response.headers['retry-after']);
+  if (response.status === 429) {
+    throw new PeriscopeError('RATE_LIMITED', message, { retryable: true, retryAfterMs, details });
   }
-  const retryable = status === 408 || status === 409 || status === 425 || status >= 500;
-  throw new PeriscopeError('HTTP_STATUS', what, { retryable, retryAfterMs, details });
+  throw new PeriscopeError('HTTP_STATUS', message, {
+    retryable: isRetryableStatus(response.status),
+    retryAfterMs,
+    details,
+  });
 }

@@ -39,6 +39,23 @@ export interface HttpClientOptions extends Partial<NetworkLimits> {
   dnsServer?: string | undefined;
   proxy?: ProxySettings;
   userAgent?: string;
+  /**
+   * CA certificates (PEM) to trust for HTTPS instead of Node's bundled roots (tls `ca`): for intranets and tests.
+   * To add to the bundled roots instead, use NODE_EXTRA_CA_CERTS.
+   */
+  ca?: string | readonly string[];
+  /**
+   * Audit and test hook: called synchronously right before every TCP connect with the host and port actually
+   * dialled (the checked address, or the configured proxy). Throwing refuses the connect.
+   */
+  beforeConnect?: (attempt: ConnectAttempt) => void;
+}
+
+/** What is about to be dialled: a checked target address (direct) or the configured proxy. */
+export interface ConnectAttempt {
+  host: string;
+  port: number;
+  via: 'direct' | 'proxy';
 }
 
 export interface HttpRequest {
@@ -62,7 +79,10 @@ export interface HttpResponse {
   finalUrl: string;
   status: number;
   statusText: string;
-  /** Lower-cased header names; repeated headers joined with ", " (set-cookie dropped). */
+  /**
+   * Lower-cased header names; repeated headers joined with ", " (set-cookie dropped). When the body was decoded,
+   * content-encoding and content-length are removed (they described the wire bytes, not `body`).
+   */
   headers: Record<string, string>;
   /** Decompressed body, at most `maxBytes`. */
   body: Uint8Array;

@@ -8,7 +8,11 @@ export interface RecordedCall {
   body: string;
 }
 
-export type TestHandler = (request: IncomingMessage, response: ServerResponse, body: string) => void | Promise<void>;
+export type TestHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: string,
+) => unknown;
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */
@@ -23,7 +27,9 @@ export interface TestServer {
  * A real HTTP server on 127.0.0.1, port 0. `routes` maps `"GET /path"` (or `"/path"` for any method) to a handler;
  * unmatched requests get 404. Every request is recorded in `calls`.
  */
-export async function startTestServer(routes: Record<string, TestHandler> | TestHandler): Promise<TestServer> {
+export async function startTestServer(
+  routes: Record<string, TestHandler> | TestHandler,
+): Promise<TestServer> {
   const calls: RecordedCall[] = [];
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
@@ -32,7 +38,9 @@ export async function startTestServer(routes: Record<string, TestHandler> | Test
     const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
     calls.push({ method: request.method ?? 'GET', url, headers: request.headers, body });
     const handler =
-      typeof routes === 'function' ? routes : (routes[`${request.method} ${url.pathname}`] ?? routes[url.pathname]);
+      typeof routes === 'function'
+        ? routes
+        : (routes[`${request.method} ${url.pathname}`] ?? routes[url.pathname]);
     if (!handler) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

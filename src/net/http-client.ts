@@ -1,0 +1,226 @@
+import { type IncomingHttpHeaders, validateHeaderName, validateHeaderValue } from 'node:http';
+import { isPeriscopeError, PeriscopeError, toPeriscopeError } from '../errors.ts';
+import { createAllowList } from './allow-list.ts';
+import { abortedError, timeoutError } from './net-errors.ts';
+import { DEFAULT_NETWORK_LIMITS, resolveNetworkLimits } from './network-limits.ts';
+import { createDnsServerLookup, resolveTarget, systemLookup } from './pinned-lookup.ts';
+import { createProxyRouter } from './proxy.ts';
+import { followRedirect, type HopRequestState, REDIRECT_STATUSES, redirectKey } from './redirects.ts';
+import { sendHop } from './send-hop.ts';
+import type { HttpClientOptions, HttpFetch, HttpRequest, HttpResponse } from './types.ts';
+import { checkUrl, parseHttpUrl, redactUrl, type UrlTarget } from './url-policy.ts';
+
+export const DEFAULT_USER_AGENT = 'Periscope/0.1 (+https://github.com/periscope)';
+export const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** Request headers the client owns: framing and connection management are not the caller's to set. */
+const OWNED_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+function buildHeaders(request: HttpRequest, userAgent: string, authorization: string | undefined) {
+  const headers: Record<string, string> = {
+    'user-agent': userAgent,
+    'accept-encoding': DEFAULT_ACCEPT_ENCODING,
+  };
+  if (authorization !== undefined) headers.authorization = authorization;
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    const key = name.toLowerCase();
+    try {
+      validateHeaderName(key);
+      validateHeaderValue(key, value);
+    } catch (error) {
+      throw new PeriscopeError('INVALID_INPUT', `Request header "${name}" is not a valid HTTP header`, {
+        cause: error,
+        details: { reason: 'invalid-header' },
+      });
+    }
+    if (!OWNED_HEADERS.has(key)) headers[key] = value;
+  }
+  return headers;
+}
+
+/** Userinfo in a URL becomes Basic authorization for that origin (and is dropped with it on cross-origin hops). */
+function takeCredentials(url: URL): string | undefined {
+  if (url.username === '' && url.password === '') return undefined;
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = '';
+  url.password = '';
+  return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+
+function toHeaderRecord(headers: IncomingHttpHeaders, decoded: boolean): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name === 'set-cookie') continue;
+    record[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  if (decoded) {
+    delete record['content-encoding'];
+    delete record['content-length'];
+  }
+  return record;
+}
+
+/** The call's deadline and the caller's cancellation, as one signal whose reason is the error to throw. */
+function createCallScope(
+  signal: AbortSignal | undefined,
+  totalTimeoutMs: number,
+  operation: string,
+  url: string,
+) {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(abortedError(operation, url, signal?.reason));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(timeoutError(operation, url, 'total', totalTimeoutMs)),
+    totalTimeoutMs,
+  );
+  return {
+    signal: controller.signal,
+    dispose() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+function redirectError(operation: string, url: string, text: string, details: Record<string, unknown>) {
+  return new PeriscopeError('HTTP_STATUS', `${operation} failed: ${text}`, {
+    retryable: false,
+    details: { url, ...details },
+  });
+}
+
+/**
+ * The guarded client. Per hop: URL policy → one resolution, every answer checked → connect to a checked address
+ * (directly or through the proxy) → request with connect/headers/body/total deadlines → body within maxBytes.
+ * Redirects are followed by hand and every hop is checked again. Status codes are returned, not thrown.
+ */
+export function createHttpClient(options: HttpClientOptions = {}): HttpFetch {
+  const clientLimits = resolveNetworkLimits(DEFAULT_NETWORK_LIMITS, options, 'CONFIG_INVALID');
+  const allowList = createAllowList(options.allowPrivateNetwork);
+  const lookup =
+    options.lookup ?? (options.dnsServer ? createDnsServerLookup(options.dnsServer) : systemLookup);
+  const proxies = createProxyRouter(options.proxy);
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const ca =
+    options.ca === undefined ? undefined : typeof options.ca === 'string' ? options.ca : [...options.ca];
+
+  return async function guardedFetch(input, request = {}): Promise<HttpResponse> {
+    const limits = request.limits
+      ? resolveNetworkLimits(clientLimits, request.limits, 'INVALID_INPUT')
+      : clientLimits;
+    const method = (request.method ?? 'GET').toUpperCase();
+    if (!METHODS.has(method)) {
+      throw new PeriscopeError('INVALID_INPUT', `HTTP method "${request.method}" is not supported`, {
+        details: { reason: 'invalid-method' },
+      });
+    }
+    const url = parseHttpUrl(input);
+    const authorization = takeCredentials(url);
+    let state: HopRequestState = {
+      url,
+      method,
+      headers: buildHeaders(request, userAgent, authorization),
+      body: request.body === undefined ? undefined : Buffer.from(request.body),
+    };
+    const firstUrl = url.href;
+    const shownUrl = redactUrl(url);
+    const operation = `${method} ${shownUrl}`;
+    const trustedOrigin = request.trusted === true ? url.origin : undefined;
+    const seen = new Set([redirectKey(method, url)]);
+    const redirects: string[] = [];
+    const scope = createCallScope(request.signal, limits.totalTimeoutMs, operation, shownUrl);
+    try {
+      for (;;) {
+        if (scope.signal.aborted) throw scope.signal.reason;
+        const trusted = state.url.origin === trustedOrigin;
+        const target: UrlTarget = checkUrl(state.url, { allowList, trusted });
+        const hop = await sendHop({
+          ...state,
+          target,
+          limits,
+          callSignal: scope.signal,
+          resolve: (hopTarget) => resolveTarget(hopTarget, { lookup, allowList, trusted }),
+          proxy: proxies.select(target),
+          ...(ca === undefined ? {} : { ca }),
+          beforeConnect: options.beforeConnect,
+        });
+        const location = hop.headers.location;
+        const next =
+          REDIRECT_STATUSES.has(hop.status) && location
+            ? followRedirect(state, hop.status, location)
+            : undefined;
+        if (next) {
+          hop.discard();
+          const details = {
+            status: hop.status,
+            redirects: [...redirects, next.url.href].map((item) => redactUrl(item)),
+          };
+          const key = redirectKey(next.method, next.url);
+          if (seen.has(key)) {
+            const visited = redactUrl(next.url);
+            throw redirectError(operation, shownUrl, `redirect loop (${visited} was already visited)`, {
+              ...details,
+              reason: 'redirect-loop',
+            });
+          }
+          if (redirects.length >= limits.maxRedirects) {
+            const text = `more than ${limits.maxRedirects} redirects (maxRedirects)`;
+            throw redirectError(operation, shownUrl, text, {
+              ...details,
+              reason: 'too-many-redirects',
+              limit: 'maxRedirects',
+              limitValue: limits.maxRedirects,
+            });
+          }
+          seen.add(key);
+          redirects.push(next.url.href);
+          state = next;
+          continue;
+        }
+        const { body, decoded } = await hop.readBody();
+        return {
+          url: firstUrl,
+          finalUrl: state.url.href,
+          status: hop.status,
+          statusText: hop.statusText,
+          headers: toHeaderRecord(hop.headers, decoded),
+          body,
+          redirects,
+          remoteAddress: hop.remoteAddress,
+        };
+      }
+    } catch (error) {
+      const failure = scope.signal.aborted && !isPeriscopeError(error) ? scope.signal.reason : error;
+      throw withRedirectContext(toPeriscopeError(failure), redirects, firstUrl);
+    } finally {
+      scope.dispose();
+    }
+  };
+}
+
+/** A hop refused after redirects says where the chain started. */
+function withRedirectContext(
+  error: PeriscopeError,
+  redirects: readonly string[],
+  firstUrl: string,
+): PeriscopeError {
+  if (error.code !== 'URL_BLOCKED' || redirects.length === 0) return error;
+  const from = redactUrl((redirects.length > 1 ? redirects.at(-2) : undefined) ?? firstUrl);
+  return new PeriscopeError('URL_BLOCKED', `${error.message} (redirected from ${from})`, {
+    cause: error,
+    details: { ...error.details, redirectFrom: from, redirects: redirects.map((item) => redactUrl(item)) },
+  });
+}

@@ -1,0 +1,39 @@
+// Public surface of the guarded HTTP client. Anything not listed here is internal.
+export { type AllowList, createAllowList, parseCidr } from './allow-list.ts';
+export { createHttpClient, DEFAULT_ACCEPT_ENCODING, DEFAULT_USER_AGENT } from './http-client.ts';
+export {
+  isRetryableStatus,
+  parseRetryAfterMs,
+  type ThrowForStatusOptions,
+  throwForStatus,
+} from './http-status.ts';
+export {
+  type AddressClassification,
+  classifyIpAddress,
+  formatIpAddress,
+  type IpAddress,
+  isPublicIpAddress,
+  parseIpAddress,
+} from './ip-address.ts';
+export { DEFAULT_NETWORK_LIMITS, resolveNetworkLimits } from './network-limits.ts';
+export { type CheckedAddress, createDnsServerLookup, resolveTarget, systemLookup } from './pinned-lookup.ts';
+export { createNoProxyMatcher, type ProxyEndpoint, parseProxyUrl, proxyFromEnvironment } from './proxy.ts';
+export type {
+  ConnectAttempt,
+  HttpClientOptions,
+  HttpFetch,
+  HttpRequest,
+  HttpResponse,
+  LookupFunction,
+  NetworkLimits,
+  ProxySettings,
+} from './types.ts';
+export {
+  checkAddress,
+  checkUrl,
+  isLocalHostName,
+  parseHttpUrl,
+  redactUrl,
+  type UrlPolicyOptions,
+  type UrlTarget,
+} from './url-policy.ts';

@@ -1,0 +1,108 @@
+import type { IncomingMessage } from 'node:http';
+import { Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { isPeriscopeError, PeriscopeError } from '../errors.ts';
+import { createDecoder, parseContentEncoding } from './content-decoding.ts';
+import { networkError, tooLargeError } from './net-errors.ts';
+
+export interface ReadBodyOptions {
+  /** False for HEAD, 204 and 304: content-length then describes a body that is not sent. */
+  hasBody: boolean;
+  maxBytes: number;
+  bodyTimeoutMs: number;
+  /** The hop's signal: aborted (its reason is the error to throw) by timers or the caller. */
+  signal: AbortSignal;
+  /** Called when no byte arrived for `bodyTimeoutMs`; expected to abort `signal`. */
+  onIdle: () => void;
+  operation: string;
+  url: string;
+}
+
+export interface BodyResult {
+  body: Buffer;
+  /** True when a content coding was undone (the body no longer matches content-encoding / content-length). */
+  decoded: boolean;
+}
+
+/**
+ * Reads a response body within `maxBytes`, counted on the wire AND after decompression: the first byte over the
+ * limit destroys the whole pipeline (socket included) at once, so a decompression bomb costs at most one
+ * decoder chunk beyond the limit. A declared content-length above the limit fails before reading. Unknown or
+ * too deeply stacked codings are returned undecoded (`decoded: false`).
+ */
+export async function readBody(response: IncomingMessage, options: ReadBodyOptions): Promise<BodyResult> {
+  const { maxBytes, operation, url } = options;
+  const declared = response.headers['content-length'];
+  if (options.hasBody && declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    response.destroy();
+    throw tooLargeError(operation, url, 'maxBytes', maxBytes, Number(declared));
+  }
+  const codings = parseContentEncoding(response.headers['content-encoding']);
+  const decoders = Array.isArray(codings) ? codings.map(createDecoder) : [];
+  let decodeError: Error | undefined;
+  for (const decoder of decoders) {
+    decoder.once('error', (error) => {
+      decodeError ??= error;
+    });
+  }
+
+  let idleTimer: NodeJS.Timeout | undefined;
+  const armIdle = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(options.onIdle, options.bodyTimeoutMs);
+  };
+  let wireBytes = 0;
+  const wireCounter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      armIdle();
+      wireBytes += chunk.length;
+      if (wireBytes > maxBytes) callback(tooLargeError(operation, url, 'maxBytes', maxBytes));
+      else callback(null, chunk);
+    },
+  });
+  const chunks: Buffer[] = [];
+  let bodyBytes = 0;
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      bodyBytes += chunk.length;
+      if (bodyBytes > maxBytes) {
+        return callback(
+          tooLargeError(
+            operation,
+            url,
+            'maxBytes',
+            maxBytes,
+            undefined,
+            decoders.length > 0 ? 'decoded' : 'wire',
+          ),
+        );
+      }
+      chunks.push(chunk);
+      callback();
+    },
+  });
+
+  const onAbort = () => response.destroy(options.signal.reason as Error);
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  armIdle();
+  try {
+    if (options.signal.aborted) throw options.signal.reason;
+    await pipeline([response, wireCounter, ...decoders, sink]);
+    return { body: Buffer.concat(chunks, bodyBytes), decoded: decoders.length > 0 };
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason;
+    if (isPeriscopeError(error)) throw error;
+    if (decodeError !== undefined && error === decodeError) {
+      throw new PeriscopeError(
+        'UNSUPPORTED_CONTENT',
+        `${operation} failed: the ${String(response.headers['content-encoding'])} body could not be decoded (${decodeError.message})`,
+        { cause: error, details: { url, reason: 'content-decoding' } },
+      );
+    }
+    throw networkError(operation, url, error, 'body', 0);
+  } finally {
+    clearTimeout(idleTimer);
+    options.signal.removeEventListener('abort', onAbort);
+    response.destroy();
+  }
+}
