@@ -8,7 +8,10 @@ import { join } from 'node:path';
 const runs = Number(process.argv[2] ?? 15);
 const bin = new URL('../bin/periscope.js', import.meta.url).pathname;
 const page = join(mkdtempSync(join(tmpdir(), 'periscope-bench-')), 'page.html');
-writeFileSync(page, `<html><head><title>Small</title></head><body><article><h1>Small</h1>${'<p>A short paragraph of text.</p>'.repeat(20)}</article></body></html>`);
+writeFileSync(
+  page,
+  `<html><head><title>Small</title></head><body><article><h1>Small</h1>${'<p>A short paragraph of text.</p>'.repeat(20)}</article></body></html>`,
+);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -34,5 +37,7 @@ const rows = [
 ] as const;
 console.log(`CLI cold start, ${runs} runs each (node ${process.version})`);
 for (const [name, { medianMs, minMs }] of rows) {
-  console.log(`${name.padEnd(30)} median ${medianMs.toFixed(1).padStart(6)} ms   min ${minMs.toFixed(1).padStart(6)} ms`);
+  console.log(
+    `${name.padEnd(30)} median ${medianMs.toFixed(1).padStart(6)} ms   min ${minMs.toFixed(1).padStart(6)} ms`,
+  );
 }

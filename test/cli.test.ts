@@ -17,7 +17,10 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<Run> {
+function run(
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {},
+): Promise<Run> {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'periscope-cli-'));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -78,7 +81,15 @@ test('fetch prints the page to stdout and the summary to stderr', async () => {
 });
 
 test('fetch --json prints the whole ToolResult', async () => {
-  const result = await run(['fetch', `${server.url}/tides`, '--allow-private-network', '127.0.0.1', '--json', '--mode', 'text']);
+  const result = await run([
+    'fetch',
+    `${server.url}/tides`,
+    '--allow-private-network',
+    '127.0.0.1',
+    '--json',
+    '--mode',
+    'text',
+  ]);
   assert.equal(result.code, 0, result.stderr);
   const parsed = JSON.parse(result.stdout) as { isError: boolean; data: { title: string; status: number } };
   assert.equal(parsed.isError, false);
@@ -87,11 +98,32 @@ test('fetch --json prints the whole ToolResult', async () => {
 });
 
 test('--max-chars and --start read a long page in windows', async () => {
-  const first = await run(['fetch', `${server.url}/tides`, '--allow-private-network', '127.0.0.1', '--max-chars', '200', '--json']);
+  const first = await run([
+    'fetch',
+    `${server.url}/tides`,
+    '--allow-private-network',
+    '127.0.0.1',
+    '--max-chars',
+    '200',
+    '--json',
+  ]);
   const data = (JSON.parse(first.stdout) as { data: { truncated: boolean; nextStartIndex: number } }).data;
   assert.equal(data.truncated, true);
-  const second = await run(['fetch', `${server.url}/tides`, '--allow-private-network', '127.0.0.1', '--max-chars', '200', '--start', String(data.nextStartIndex), '--json']);
-  assert.equal((JSON.parse(second.stdout) as { data: { startIndex: number } }).data.startIndex, data.nextStartIndex);
+  const second = await run([
+    'fetch',
+    `${server.url}/tides`,
+    '--allow-private-network',
+    '127.0.0.1',
+    '--max-chars',
+    '200',
+    '--start',
+    String(data.nextStartIndex),
+    '--json',
+  ]);
+  assert.equal(
+    (JSON.parse(second.stdout) as { data: { startIndex: number } }).data.startIndex,
+    data.nextStartIndex,
+  );
 });
 
 test('a private address is exit 1 with one line naming the fix, and the server is never asked', async () => {
@@ -104,18 +136,37 @@ test('a private address is exit 1 with one line naming the fix, and the server i
 test('user mistakes are exit 2 with one line, never a stack trace', async () => {
   assertOneLineError(await run(['fetch']), 2, /missing URL/);
   assertOneLineError(await run(['fetch', 'http://exa mple.com']), 2, /not a valid URL/);
-  assertOneLineError(await run(['fetch', 'https://example.com', '--bogus']), 2, /Unknown option '--bogus'.*periscope fetch --help/);
-  assertOneLineError(await run(['fetch', 'https://example.com', '--max-chars', 'lots']), 2, /--max-chars expects a whole number/);
-  assertOneLineError(await run(['fetch', 'https://example.com', '--mode', 'html']), 2, /--mode must be markdown or text/);
+  assertOneLineError(
+    await run(['fetch', 'https://example.com', '--bogus']),
+    2,
+    /Unknown option '--bogus'.*periscope fetch --help/,
+  );
+  assertOneLineError(
+    await run(['fetch', 'https://example.com', '--max-chars', 'lots']),
+    2,
+    /--max-chars expects a whole number/,
+  );
+  assertOneLineError(
+    await run(['fetch', 'https://example.com', '--mode', 'html']),
+    2,
+    /--mode must be markdown or text/,
+  );
   assertOneLineError(await run(['frobnicate']), 2, /unknown command 'frobnicate'/);
   assertOneLineError(await run(['extract', 'no-such-file.html']), 2, /file not found: no-such-file\.html/);
   assertOneLineError(await run(['extract', '-'], { stdin: '' }), 2, /stdin was empty/);
-  assertOneLineError(await run(['fetch', 'https://example.com', '--config', 'missing.yaml']), 2, /does not exist/);
+  assertOneLineError(
+    await run(['fetch', 'https://example.com', '--config', 'missing.yaml']),
+    2,
+    /does not exist/,
+  );
 });
 
 test('an invalid config is exit 2 with every problem on its own line', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
-  writeFileSync(join(cwd, 'periscope.config.yaml'), 'network:\n  maxBytes: -5\n  maxRedirects: lots\nfetch:\n  extractMode: html\n');
+  writeFileSync(
+    join(cwd, 'periscope.config.yaml'),
+    'network:\n  maxBytes: -5\n  maxRedirects: lots\nfetch:\n  extractMode: html\n',
+  );
   const result = await run(['fetch', 'https://example.com'], { cwd });
   assert.equal(result.code, 2);
   const lines = result.stderr.trim().split('\n');
@@ -127,7 +178,10 @@ test('an invalid config is exit 2 with every problem on its own line', async () 
 test('config show prints the effective config with secrets redacted', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
   writeFileSync(join(cwd, 'periscope.config.yaml'), 'network:\n  proxy: ${MY_PROXY}\n');
-  const result = await run(['config', 'show', '--json'], { cwd, env: { MY_PROXY: 'http://me:hunter2@127.0.0.1:3128' } });
+  const result = await run(['config', 'show', '--json'], {
+    cwd,
+    env: { MY_PROXY: 'http://me:hunter2@127.0.0.1:3128' },
+  });
   assert.equal(result.code, 0, result.stderr);
   const shown = JSON.parse(result.stdout) as { network: { proxy: string; maxRedirects: number } };
   assert.equal(shown.network.proxy, 'http://me:[redacted]@127.0.0.1:3128');

@@ -27,7 +27,12 @@ export function interpolateEnvironment(
     return { value: replaced, missing };
   }
   if (Array.isArray(value)) {
-    return { value: value.map((item, index) => interpolateEnvironment(item, env, `${path}[${index}]`, missing).value), missing };
+    return {
+      value: value.map(
+        (item, index) => interpolateEnvironment(item, env, `${path}[${index}]`, missing).value,
+      ),
+      missing,
+    };
   }
   if (value !== null && typeof value === 'object') {
     const result: Record<string, unknown> = {};

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -50,8 +50,14 @@ test('search order: --config, PERISCOPE_CONFIG, working directory, ~/.config/per
   const fromEnv = join(cwd, 'env.yaml');
   writeFileSync(fromEnv, 'fetch:\n  maxChars: 333\n');
   assert.equal(findConfigFile({ cwd, homeDir: home, env: { PERISCOPE_CONFIG: fromEnv } }), fromEnv);
-  assert.equal(findConfigFile({ cwd, homeDir: home, env: { PERISCOPE_CONFIG: fromEnv }, configPath: inHome }), inHome);
-  assert.equal(loadConfig({ cwd, homeDir: home, env: { PERISCOPE_CONFIG: fromEnv } }).config.fetch.maxChars, 333);
+  assert.equal(
+    findConfigFile({ cwd, homeDir: home, env: { PERISCOPE_CONFIG: fromEnv }, configPath: inHome }),
+    inHome,
+  );
+  assert.equal(
+    loadConfig({ cwd, homeDir: home, env: { PERISCOPE_CONFIG: fromEnv } }).config.fetch.maxChars,
+    333,
+  );
 });
 
 test('a missing --config file is a one-line error naming the path', () => {
@@ -67,8 +73,15 @@ test('${VAR} references: all missing variables reported at once with their paths
     'network:\n  proxy: ${PROXY_URL}\n  userAgent: ${AGENT:-bot/1}\n  allowPrivateNetwork: ["${NET_A}", "${NET_B}"]\n',
   );
   const { problems } = configProblems(() => loadConfig({ cwd, homeDir: home, env: { NET_B: '10.0.0.0/8' } }));
-  assert.deepEqual(problems, ['network.proxy: ${PROXY_URL} is not set', 'network.allowPrivateNetwork[0]: ${NET_A} is not set']);
-  const { config } = loadConfig({ cwd, homeDir: home, env: { PROXY_URL: 'http://p:3128', NET_A: 'a', NET_B: 'b' } });
+  assert.deepEqual(problems, [
+    'network.proxy: ${PROXY_URL} is not set',
+    'network.allowPrivateNetwork[0]: ${NET_A} is not set',
+  ]);
+  const { config } = loadConfig({
+    cwd,
+    homeDir: home,
+    env: { PROXY_URL: 'http://p:3128', NET_A: 'a', NET_B: 'b' },
+  });
   assert.equal(config.network.proxy, 'http://p:3128');
   assert.equal(config.network.userAgent, 'bot/1');
   assert.deepEqual(config.network.allowPrivateNetwork, ['a', 'b']);
@@ -76,7 +89,11 @@ test('${VAR} references: all missing variables reported at once with their paths
 
 test('invalid values and unknown keys: every problem on its own line', () => {
   const { problems } = configProblems(() =>
-    validateConfig({ network: { timeoutMS: 5, maxBytes: -1 }, fetch: { extractMode: 'html' }, surprise: true }),
+    validateConfig({
+      network: { timeoutMS: 5, maxBytes: -1 },
+      fetch: { extractMode: 'html' },
+      surprise: true,
+    }),
   );
   assert.equal(problems.length, 4);
   assert.ok(problems.some((line) => line.startsWith('network.maxBytes:')));
@@ -88,12 +105,21 @@ test('invalid values and unknown keys: every problem on its own line', () => {
 test('broken YAML and JSON name the file and the problem', () => {
   const { cwd, home } = scratch();
   writeFileSync(join(cwd, 'periscope.config.json'), '{ "fetch": ');
-  assert.match(configProblems(() => loadConfig({ cwd, homeDir: home, env: {} })).message, /is not valid JSON/);
+  assert.match(
+    configProblems(() => loadConfig({ cwd, homeDir: home, env: {} })).message,
+    /is not valid JSON/,
+  );
   const yamlPath = join(cwd, 'bad.yaml');
   writeFileSync(yamlPath, 'fetch: [unclosed\n');
-  assert.match(configProblems(() => loadConfig({ cwd, env: {}, configPath: yamlPath })).message, /is not valid YAML/);
+  assert.match(
+    configProblems(() => loadConfig({ cwd, env: {}, configPath: yamlPath })).message,
+    /is not valid YAML/,
+  );
   writeFileSync(yamlPath, '- a list\n');
-  assert.match(configProblems(() => loadConfig({ cwd, env: {}, configPath: yamlPath })).message, /top level must be a mapping/);
+  assert.match(
+    configProblems(() => loadConfig({ cwd, env: {}, configPath: yamlPath })).message,
+    /top level must be a mapping/,
+  );
 });
 
 test('flag overrides win over the file', () => {
@@ -115,5 +141,8 @@ test('secrets are redacted wherever config is printed', () => {
   assert.ok(!text.includes('hunter2'));
   assert.ok(!text.includes('Bearer abc'));
   assert.match(text, /http:\/\/user:\[redacted\]@proxy:3128/);
-  assert.equal(redactUrlCredentials('socks5://a:b@h:1 and https://x.org'), 'socks5://a:[redacted]@h:1 and https://x.org');
+  assert.equal(
+    redactUrlCredentials('socks5://a:b@h:1 and https://x.org'),
+    'socks5://a:[redacted]@h:1 and https://x.org',
+  );
 });

@@ -69,7 +69,10 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
 export function validateConfig(input: unknown, source?: string): PeriscopeConfig {
   const result = configSchema.safeParse(input ?? {});
   if (result.success) return result.data;
-  throw configError(`config${source ? ` ${source}` : ''} is invalid; fix these and try again`, formatIssues(result.error.issues));
+  throw configError(
+    `config${source ? ` ${source}` : ''} is invalid; fix these and try again`,
+    formatIssues(result.error.issues),
+  );
 }
 
 function readConfigFile(path: string): unknown {
@@ -88,7 +91,10 @@ function readConfigFile(path: string): unknown {
     return parsed;
   } catch (error) {
     const firstLine = ((error as Error).message ?? String(error)).split('\n')[0];
-    throw configError(`config file ${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${firstLine}`, []);
+    throw configError(
+      `config file ${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${firstLine}`,
+      [],
+    );
   }
 }
 
@@ -110,7 +116,11 @@ function deepMerge(base: unknown, overrides: Record<string, unknown>): unknown {
     if (value === undefined) continue;
     const current = result[key];
     result[key] =
-      value !== null && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object'
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      current &&
+      typeof current === 'object'
         ? deepMerge(current, value as Record<string, unknown>)
         : value;
   }

@@ -32,7 +32,10 @@ export const networkSchema = z
 
 export const fetchSchema = z
   .strictObject({
-    chain: z.array(z.enum(['local'])).min(1).default(['local']),
+    chain: z
+      .array(z.enum(['local']))
+      .min(1)
+      .default(['local']),
     extractMode: z.enum(['markdown', 'text']).default('markdown'),
     /** Characters returned per call; `startIndex` continues. */
     maxChars: z.number().int().positive().default(50_000),

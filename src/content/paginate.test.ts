@@ -7,7 +7,13 @@ const words = Array.from({ length: 2000 }, (_, index) => `word${index}`).join(' 
 
 test('a short text fits in one window', () => {
   const window = paginate('hello world', { startIndex: 0, maxChars: 100, maxTokens: 100 });
-  assert.deepEqual(window, { text: 'hello world', startIndex: 0, length: 11, totalLength: 11, truncated: false });
+  assert.deepEqual(window, {
+    text: 'hello world',
+    startIndex: 0,
+    length: 11,
+    totalLength: 11,
+    truncated: false,
+  });
 });
 
 test('windows cover the whole text, never splitting a word, and continue where the last ended', () => {

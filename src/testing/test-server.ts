@@ -8,11 +8,7 @@ export interface RecordedCall {
   body: string;
 }
 
-export type TestHandler = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  body: string,
-) => unknown;
+export type TestHandler = (request: IncomingMessage, response: ServerResponse, body: string) => unknown;
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */

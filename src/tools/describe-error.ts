@@ -14,20 +14,25 @@ const SENTENCES: Record<ErrorCode, string> = {
   HTTP_STATUS: 'The server answered with an error status; check the URL, or try another source.',
   NETWORK: 'The site could not be reached; retry once later, or use another source.',
   TIMEOUT: 'The request took too long and was stopped; retry once, or use another source.',
-  BODY_TOO_LARGE: 'The response was larger than allowed and was not read; use a more specific URL or another source.',
-  UNSUPPORTED_CONTENT: 'The content type is not something that can be turned into readable text; use another source.',
+  BODY_TOO_LARGE:
+    'The response was larger than allowed and was not read; use a more specific URL or another source.',
+  UNSUPPORTED_CONTENT:
+    'The content type is not something that can be turned into readable text; use another source.',
   EMPTY_CONTENT: 'The page had no readable text; it may need a browser to render, so try another source.',
   BLOCKED_BY_SITE:
     'The site is blocking automated access right now (a CAPTCHA or challenge page); try again later or use another source.',
   RATE_LIMITED: 'Too many calls right now; wait before trying again, or answer from what you already have.',
   CREDITS_EXHAUSTED: 'The credit budget for this agent is used up; answer from what you already have.',
-  REPEATED_LOOKUP: 'You already made this exact lookup; use the results you already have instead of repeating it.',
-  ALL_FAILED: 'Every provider failed; see the reasons below, and answer from what you have or try again later.',
+  REPEATED_LOOKUP:
+    'You already made this exact lookup; use the results you already have instead of repeating it.',
+  ALL_FAILED:
+    'Every provider failed; see the reasons below, and answer from what you have or try again later.',
   ABORTED: 'The call was cancelled.',
 };
 
 export function describeForModel(error: PeriscopeError): string {
   const lines = [SENTENCES[error.code], `Error ${error.code}: ${error.message}`];
-  if (error.retryAfterMs !== undefined) lines.push(`Retry after about ${Math.ceil(error.retryAfterMs / 1000)} s.`);
+  if (error.retryAfterMs !== undefined)
+    lines.push(`Retry after about ${Math.ceil(error.retryAfterMs / 1000)} s.`);
   return lines.join('\n');
 }

@@ -5,7 +5,9 @@ import { PeriscopeError } from '../errors.ts';
 export function validateInput<T>(schema: z.ZodType<T>, input: unknown, toolName: string): T {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`);
+  const problems = result.error.issues.map(
+    (issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`,
+  );
   throw new PeriscopeError('INVALID_INPUT', `invalid ${toolName} arguments: ${problems.join('; ')}`);
 }
 
@@ -15,13 +17,18 @@ const NON_WEB_SCHEME = /^(about|blob|data|file|javascript|mailto|tel|vbscript|vi
 /** Parse a URL from a caller; a bare host such as `example.com/page` gets `https://`. */
 export function parseCallerUrl(text: string): URL {
   const trimmed = text.trim();
-  const candidate = WITH_SCHEME.test(trimmed) || NON_WEB_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
+  const candidate =
+    WITH_SCHEME.test(trimmed) || NON_WEB_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
   try {
     return new URL(candidate);
   } catch {
-    throw new PeriscopeError('INVALID_INPUT', `"${text}" is not a valid URL; give an absolute http(s) URL such as https://example.com/page`, {
-      details: { url: text },
-    });
+    throw new PeriscopeError(
+      'INVALID_INPUT',
+      `"${text}" is not a valid URL; give an absolute http(s) URL such as https://example.com/page`,
+      {
+        details: { url: text },
+      },
+    );
   }
 }
 

@@ -15,10 +15,14 @@ ${Array.from({ length: 40 }, (_, index) => `<p>Paragraph ${index}: the Danube fl
 let server: TestServer;
 before(async () => {
   server = await startTestServer({
-    '/article': (_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
+    '/article': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
     '/data.json': (_request, response) =>
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"periscope","tags":["a","b"]}'),
-    '/missing': (_request, response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'),
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"name":"periscope","tags":["a","b"]}'),
+    '/missing': (_request, response) =>
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'),
     '/busy': (_request, response) => response.writeHead(429, { 'retry-after': '7' }).end('slow down'),
     '/empty': (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('   '),
   });
@@ -41,18 +45,30 @@ test('an HTML page becomes its main content in markdown, wrapped as untrusted, w
   assert.equal(data.truncated, false);
   assert.match(data.text, /Paragraph 39: the Danube flows/);
   assert.doesNotMatch(data.text, /All rights reserved/);
-  assert.match(result.output, /^<<<untrusted_web_content id="[0-9a-f]{12}" source="http:\/\/127\.0\.0\.1:\d+\/article">>>/);
+  assert.match(
+    result.output,
+    /^<<<untrusted_web_content id="[0-9a-f]{12}" source="http:\/\/127\.0\.0\.1:\d+\/article">>>/,
+  );
   assert.match(result.output, /Title: Rivers of Europe/);
-  assert.match(result.display ?? '', /^fetch 127\.0\.0\.1:\d+\/article → 200 text\/html, \d+ chars in \d+ ms$/);
+  assert.match(
+    result.display ?? '',
+    /^fetch 127\.0\.0\.1:\d+\/article → 200 text\/html, \d+ chars in \d+ ms$/,
+  );
 });
 
 test('maxChars windows and startIndex continuation read the whole document', async () => {
   const periscope = openPeriscope();
-  const whole = (await periscope.fetch({ url: `${server.url}/article`, extractMode: 'text' })).data as WebFetchData;
+  const whole = (await periscope.fetch({ url: `${server.url}/article`, extractMode: 'text' }))
+    .data as WebFetchData;
   const pieces: string[] = [];
   let startIndex = 0;
   for (let calls = 0; calls < 50; calls++) {
-    const result = await periscope.fetch({ url: `${server.url}/article`, extractMode: 'text', maxChars: 1000, startIndex });
+    const result = await periscope.fetch({
+      url: `${server.url}/article`,
+      extractMode: 'text',
+      maxChars: 1000,
+      startIndex,
+    });
     const data = result.data as WebFetchData;
     assert.equal(result.isError, false);
     assert.equal(data.totalLength, whole.totalLength);
@@ -90,7 +106,11 @@ test('error statuses are error results with the sentence for the model, never a 
 test('loopback is refused by default, and the server never sees the request', async () => {
   const before = server.calls.length;
   const periscope = createPeriscope();
-  for (const url of [`${server.url}/article`, `localhost:${server.port}/article`, `http://[::1]:${server.port}/`]) {
+  for (const url of [
+    `${server.url}/article`,
+    `localhost:${server.port}/article`,
+    `http://[::1]:${server.port}/`,
+  ]) {
     const result = await periscope.fetch({ url });
     assert.equal(result.isError, true, url);
     assert.equal((result.data as { error: { code: string } }).error.code, 'URL_BLOCKED', url);

@@ -15,7 +15,13 @@ export const webFetchInputSchema = z.object({
     .enum(['markdown', 'text'])
     .optional()
     .describe('markdown (default) keeps headings, lists, tables and links; text drops all markup.'),
-  maxChars: z.number().int().min(100).max(1_000_000).optional().describe('Most characters to return in this call.'),
+  maxChars: z
+    .number()
+    .int()
+    .min(100)
+    .max(1_000_000)
+    .optional()
+    .describe('Most characters to return in this call.'),
   startIndex: z
     .number()
     .int()
@@ -75,7 +81,10 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         const url = parseCallerUrl(input.url);
         display = `fetch ${shortUrl(url.href)}`;
         const signal = options.signal ?? new AbortController().signal;
-        const page = await backend.fetchPage({ url, mode: input.extractMode ?? config.extractMode }, { signal, fetch: httpFetch });
+        const page = await backend.fetchPage(
+          { url, mode: input.extractMode ?? config.extractMode },
+          { signal, fetch: httpFetch },
+        );
         if (page.content.text.trim() === '') {
           throw new PeriscopeError('EMPTY_CONTENT', `${page.finalUrl} returned no readable text`, {
             details: { url: page.finalUrl },
@@ -116,7 +125,9 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           );
         }
         const elapsedMs = Math.round(performance.now() - started);
-        const shown = window.truncated ? `${window.length} of ${window.totalLength} chars` : `${window.length} chars`;
+        const shown = window.truncated
+          ? `${window.length} of ${window.totalLength} chars`
+          : `${window.length} chars`;
         return {
           isError: false,
           output: parts.join('\n'),

@@ -9,7 +9,10 @@ export function createLocalFetchBackend(): FetchBackend {
   return {
     id: 'local',
     async fetchPage(request, context) {
-      const response = await context.fetch(request.url, { signal: context.signal, headers: { accept: ACCEPT } });
+      const response = await context.fetch(request.url, {
+        signal: context.signal,
+        headers: { accept: ACCEPT },
+      });
       throwForStatus(response);
       const content = renderContent({
         url: response.finalUrl,

@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from './cli-error.ts';
 
 export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
@@ -43,12 +43,23 @@ export const NETWORK_FLAGS_HELP = `Network (each flag overrides the config key n
 export type ParsedFlags = Record<string, string | boolean | string[] | undefined>;
 
 /** Parse argv for one command; an unknown flag or a missing value is a UsageError naming the command's help. */
-export function parseFlags(command: string, argv: string[], flags: FlagSpec): { values: ParsedFlags; positionals: string[] } {
+export function parseFlags(
+  command: string,
+  argv: string[],
+  flags: FlagSpec,
+): { values: ParsedFlags; positionals: string[] } {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: flags, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: flags,
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: values as ParsedFlags, positionals };
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0]?.replace(/\. To specify a positional.*$/, '') ?? 'bad arguments';
+    const message =
+      (error as Error).message.split('\n')[0]?.replace(/\. To specify a positional.*$/, '') ??
+      'bad arguments';
     throw new UsageError(`${message}; see 'periscope ${command} --help'`);
   }
 }
@@ -60,7 +71,9 @@ export function integerFlag(values: ParsedFlags, name: string, minimum = 0): num
   const text = String(raw).replace(/_/g, '');
   const value = Number(text);
   if (text === '' || !Number.isSafeInteger(value) || value < minimum) {
-    throw new UsageError(`--${name} expects a whole number${minimum > 0 ? ` ≥ ${minimum}` : ''}, got '${raw}'`);
+    throw new UsageError(
+      `--${name} expects a whole number${minimum > 0 ? ` ≥ ${minimum}` : ''}, got '${raw}'`,
+    );
   }
   return value;
 }

@@ -41,7 +41,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     }
     const run = COMMANDS[command];
     if (!run) {
-      throw new UsageError(`unknown command '${command}'; commands are ${Object.keys(COMMANDS).join(', ')} (see 'periscope --help')`);
+      throw new UsageError(
+        `unknown command '${command}'; commands are ${Object.keys(COMMANDS).join(', ')} (see 'periscope --help')`,
+      );
     }
     return await run(rest, io);
   } catch (error) {
@@ -61,11 +63,16 @@ function reportError(error: unknown, io: CliIo): number {
     return error.code === 'CONFIG_INVALID' || error.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_TOOL_ERROR;
   }
   const message = error instanceof Error ? error.message : String(error);
-  writeLine(io.stderr, `periscope: internal error: ${message} (this is a bug; PERISCOPE_DEBUG=1 prints the stack)`);
+  writeLine(
+    io.stderr,
+    `periscope: internal error: ${message} (this is a bug; PERISCOPE_DEBUG=1 prints the stack)`,
+  );
   if (io.env.PERISCOPE_DEBUG) writeLine(io.stderr, (error as Error).stack ?? '');
   return EXIT_TOOL_ERROR;
 }
 
 function version(): string {
-  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
 }

@@ -17,9 +17,15 @@ export async function configCommand(argv: string[], io: CliIo): Promise<number> 
     return EXIT_OK;
   }
   if (positionals[0] !== 'show' || positionals.length > 1) {
-    throw new UsageError(`unknown config subcommand '${positionals.join(' ')}'; did you mean 'periscope config show'?`);
+    throw new UsageError(
+      `unknown config subcommand '${positionals.join(' ')}'; did you mean 'periscope config show'?`,
+    );
   }
-  const { config, source } = loadConfig({ configPath: values.config as string | undefined, env: io.env, cwd: io.cwd });
+  const { config, source } = loadConfig({
+    configPath: values.config as string | undefined,
+    env: io.env,
+    cwd: io.cwd,
+  });
   const shown = redactConfig(config);
   writeLine(io.stderr, source ? `# from ${source}` : '# no config file found: defaults only');
   writeLine(io.stdout, values.json ? JSON.stringify(shown, null, 2) : stringify(shown).trimEnd());

@@ -25,9 +25,11 @@ export async function extractCommand(argv: string[], io: CliIo): Promise<number>
   }
   if (positionals.length > 1) throw new UsageError(`expected one file, got ${positionals.length}`);
   const mode = values.mode ?? 'markdown';
-  if (mode !== 'markdown' && mode !== 'text') throw new UsageError(`--mode must be markdown or text, got '${mode}'`);
+  if (mode !== 'markdown' && mode !== 'text')
+    throw new UsageError(`--mode must be markdown or text, got '${mode}'`);
   const pageUrl = (values.url as string | undefined) ?? 'http://localhost/';
-  if (!URL.canParse(pageUrl)) throw new UsageError(`--url '${pageUrl}' is not a valid URL; give an absolute URL`);
+  if (!URL.canParse(pageUrl))
+    throw new UsageError(`--url '${pageUrl}' is not a valid URL; give an absolute URL`);
   const body = await readInput(positionals[0], io);
   const content = renderContent({ url: pageUrl, headers: { 'content-type': 'text/html' }, body, mode });
   if (content.text.trim() === '') throw new PeriscopeError('EMPTY_CONTENT', 'the input has no readable text');
@@ -47,9 +49,13 @@ async function readInput(file: string | undefined, io: CliIo): Promise<Uint8Arra
       throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
     }
   }
-  if (io.stdin.isTTY) throw new UsageError('no input: give an HTML file, or pipe HTML into stdin (periscope extract - < page.html)');
+  if (io.stdin.isTTY)
+    throw new UsageError(
+      'no input: give an HTML file, or pipe HTML into stdin (periscope extract - < page.html)',
+    );
   const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  for await (const chunk of io.stdin)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
   const body = Buffer.concat(chunks);
   if (body.length === 0) throw new UsageError('stdin was empty: pipe an HTML page into it, or give a file');
   return body;

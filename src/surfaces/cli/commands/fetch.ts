@@ -1,8 +1,15 @@
 import { loadConfig } from '../../../config/load-config.ts';
-import { createPeriscope } from '../../../index.ts';
 import type { ErrorCode, ToolErrorData } from '../../../errors.ts';
+import { createPeriscope } from '../../../index.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from '../cli-error.ts';
-import { COMMON_FLAGS, integerFlag, NETWORK_FLAGS, NETWORK_FLAGS_HELP, networkOverrides, parseFlags } from '../flags.ts';
+import {
+  COMMON_FLAGS,
+  integerFlag,
+  NETWORK_FLAGS,
+  NETWORK_FLAGS_HELP,
+  networkOverrides,
+  parseFlags,
+} from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 
 export const FETCH_HELP = `Usage: periscope fetch <url> [options]

@@ -1,0 +1,151 @@
+import {
+  type DomDocument,
+  type DomElement,
+  type DomNode,
+  type DomText,
+  ELEMENT_NODE,
+  TEXT_NODE,
+} from './dom.ts';
+
+/** What the cleaning walk learned about the document, used to pick an extraction strategy. */
+export interface DocumentStats {
+  elementCount: number;
+  /** Deepest element nesting below `<html>`. */
+  maxDepth: number;
+  /** Characters of visible text (each text node trimmed), a cheap measure of how much there is to read. */
+  textLength: number;
+}
+
+/** Elements never worth reading; `<script type="application/ld+json">` stays for metadata. */
+const REMOVED_ELEMENTS = new Set(['script', 'style', 'template', 'svg', 'canvas']);
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+
+/**
+ * One walk over the whole document (iterative, so depth cannot overflow the stack) that removes what a
+ * reader never sees: scripts, styles, templates, comments, elements hidden by `hidden`, `aria-hidden="true"`
+ * or an inline `display:none`/`visibility:hidden`, and `data:` images (after promoting a lazy-load URL).
+ */
+export function cleanDocument(document: DomDocument): DocumentStats {
+  const root = document.documentElement;
+  const stats: DocumentStats = { elementCount: 0, maxDepth: 0, textLength: 0 };
+  const mathHosts: DomElement[] = [];
+  let node: DomNode | null = root.firstChild;
+  let depth = 1;
+  while (node) {
+    const isElement = node.nodeType === ELEMENT_NODE;
+    if (isElement && isMathHost(node as DomElement)) mathHosts.push(node as DomElement);
+    if (isElement ? isInvisible(node as DomElement) : node.nodeType !== TEXT_NODE) {
+      const removed: DomNode = node;
+      [node, depth] = nextOutside(removed, depth, root);
+      removed.remove();
+      continue;
+    }
+    if (isElement) {
+      stats.elementCount += 1;
+      if (depth > stats.maxDepth) stats.maxDepth = depth;
+      if (node.firstChild) {
+        node = node.firstChild;
+        depth += 1;
+        continue;
+      }
+    } else if (node.parentNode?.nodeName !== 'SCRIPT') {
+      stats.textLength += (node as DomText).data.trim().length;
+    }
+    [node, depth] = nextOutside(node, depth, root);
+  }
+  for (const host of mathHosts) replaceWithMath(document, host);
+  return stats;
+}
+
+/** The next node in document order that is not inside `node`, with its depth. */
+function nextOutside(node: DomNode, depth: number, root: DomNode): [DomNode | null, number] {
+  let current = node;
+  let currentDepth = depth;
+  while (current !== root) {
+    const sibling = current.nextSibling;
+    if (sibling) return [sibling, currentDepth];
+    const parent = current.parentNode;
+    if (!parent) break;
+    current = parent;
+    currentDepth -= 1;
+  }
+  return [null, currentDepth];
+}
+
+/**
+ * MathJax hides its MathML from Readability: v3 wraps it in `<mjx-container class="… CtxtMenu …">`
+ * ("menu" reads as boilerplate), v2 keeps the TeX in `<script type="math/tex">`. Both become a bare
+ * `<math>` element, which the writer renders as TeX or text.
+ */
+function isMathHost(element: DomElement): boolean {
+  return (
+    element.localName === 'mjx-container' ||
+    (element.localName === 'script' && /^math\/tex/i.test(element.getAttribute('type') ?? ''))
+  );
+}
+
+function replaceWithMath(document: DomDocument, host: DomElement): void {
+  const parent = host.parentNode;
+  if (!parent) return;
+  let math = host.getElementsByTagName('math')[0];
+  if (host.localName === 'script') {
+    math = document.createElement('math');
+    math.setAttribute('alttext', host.textContent ?? '');
+    if (/mode\s*=\s*display/i.test(host.getAttribute('type') ?? '')) math.setAttribute('display', 'block');
+  }
+  if (math) parent.insertBefore(math, host);
+  host.remove();
+}
+
+function isInvisible(element: DomElement): boolean {
+  const name = element.localName;
+  if (REMOVED_ELEMENTS.has(name)) return name !== 'script' || !isJsonLd(element);
+  if (name === 'img') return !keepImage(element);
+  if (element.hasAttribute('hidden') && element.getAttribute('hidden') !== 'until-found') return true;
+  // Wikimedia renders formulas as aria-hidden fallback images: keep those (as Readability does).
+  if (
+    element.getAttribute('aria-hidden') === 'true' &&
+    !(element.getAttribute('class') ?? '').includes('fallback-image')
+  )
+    return true;
+  const style = element.getAttribute('style');
+  return style !== null && HIDDEN_STYLE.test(style);
+}
+
+function isJsonLd(script: DomElement): boolean {
+  return script.getAttribute('type')?.trim().toLowerCase() === 'application/ld+json';
+}
+
+const LAZY_SOURCE_ATTRIBUTES = ['data-src', 'data-original', 'data-lazy-src', 'data-url', 'data-hi-res-src'];
+const IMAGE_URL = /^\s*\S+\.(?:jpe?g|png|webp|gif|avif)(?:[?#]\S*)?\s*$/i;
+const DATA_URL = /^\s*data:/i;
+
+/**
+ * Keep an image only if it can have a real URL: a `data:` placeholder gives way to a lazy-load URL
+ * (`data-src` & co., or any attribute holding an image URL) or to a `srcset`; otherwise it is dropped.
+ */
+function keepImage(image: DomElement): boolean {
+  const src = image.getAttribute('src');
+  if (src !== null && src.trim() !== '' && !DATA_URL.test(src)) return true;
+  const lazy = lazyImageUrl(image);
+  if (lazy) {
+    image.setAttribute('src', lazy);
+    return true;
+  }
+  if (src !== null) image.removeAttribute('src');
+  const srcset = image.getAttribute('srcset');
+  return srcset !== null && srcset.trim() !== '' && !DATA_URL.test(srcset);
+}
+
+function lazyImageUrl(image: DomElement): string | undefined {
+  for (const name of LAZY_SOURCE_ATTRIBUTES) {
+    const value = image.getAttribute(name);
+    if (value && !DATA_URL.test(value)) return value.trim();
+  }
+  for (const attribute of image.attributes) {
+    if (attribute.name !== 'src' && attribute.name !== 'srcset' && IMAGE_URL.test(attribute.value)) {
+      return attribute.value.trim();
+    }
+  }
+  return undefined;
+}
