@@ -26,17 +26,21 @@ function loadPages(): Array<{ name: string; html: string }> {
     .map((name) => ({ name, html: readFileSync(join(CORPUS, name, 'source.html'), 'utf8') }));
 }
 
-async function extractorFor(engine: Engine): Promise<(html: string, url: string) => string> {
+async function extractorFor(
+  engine: Engine,
+): Promise<(html: string, url: string) => string | Promise<string>> {
   if (engine === 'periscope') {
     const { renderContent } = await import('../src/content/render-content.ts');
     const encoder = new TextEncoder();
-    return (html, url) =>
-      renderContent({
-        url,
-        headers: { 'content-type': 'text/html' },
-        body: encoder.encode(html),
-        mode: 'markdown',
-      }).text;
+    return async (html, url) =>
+      (
+        await renderContent({
+          url,
+          headers: { 'content-type': 'text/html' },
+          body: encoder.encode(html),
+          mode: 'markdown',
+        })
+      ).text;
   }
   const { Readability } = await import('@mozilla/readability');
   if (engine === 'readability+jsdom') {
@@ -55,13 +59,13 @@ const percentile = (sorted: number[], p: number) =>
 async function runEngine(engine: Engine, rounds: number): Promise<EngineResult> {
   const pages = loadPages();
   const extract = await extractorFor(engine);
-  for (const page of pages.slice(0, 10)) extract(page.html, `http://fakehost/${page.name}/`); // warm-up
+  for (const page of pages.slice(0, 10)) await extract(page.html, `http://fakehost/${page.name}/`); // warm-up
   const samples: number[] = [];
   const started = performance.now();
   for (let round = 0; round < rounds; round++) {
     for (const page of pages) {
       const t0 = performance.now();
-      extract(page.html, `http://fakehost/${page.name}/`);
+      await extract(page.html, `http://fakehost/${page.name}/`);
       samples.push(performance.now() - t0);
     }
   }

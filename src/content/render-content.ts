@@ -11,7 +11,7 @@ import type { ContentInput, RenderedContent } from './types.ts';
  * HTML → main content (Markdown or text), JSON → pretty-printed, text and Markdown → as is.
  * PDFs, images and other binary bodies are `UNSUPPORTED_CONTENT`: never handed on as garbled text.
  */
-export function renderContent(input: ContentInput): RenderedContent {
+export async function renderContent(input: ContentInput): Promise<RenderedContent> {
   const contentType = parseContentType(input.headers['content-type']);
   const sniffed = sniffContent(input.body, contentType);
   if (sniffed.kind === 'pdf' || sniffed.kind === 'image' || sniffed.kind === 'binary') {

@@ -8,9 +8,26 @@ export interface ContentInput {
   headers: Record<string, string>;
   body: Uint8Array;
   mode: ExtractMode;
+  /** Caps for the heavier handlers; defaults apply to any left out. */
+  limits?: Partial<ContentLimits> | undefined;
 }
 
-export type ContentKind = 'html' | 'json' | 'text' | 'markdown';
+export interface ContentLimits {
+  /** PDF pages read; the rest are left out (said so in the text). Default 200. */
+  pdfMaxPages: number;
+  /** Image bytes sent as a multimodal block; a larger image is described instead. Default 3 000 000. */
+  imageMaxBytes: number;
+}
+
+export type ContentKind = 'html' | 'json' | 'text' | 'markdown' | 'pdf' | 'image' | 'feed' | 'xml';
+
+/** An image for a multimodal block: the surfaces turn it into their image content. */
+export interface ImageBlock {
+  mimeType: string;
+  base64: string;
+  width: number;
+  height: number;
+}
 
 export interface RenderedContent {
   kind: ContentKind;
@@ -25,6 +42,10 @@ export interface RenderedContent {
   publishedAt?: string | undefined;
   language?: string | undefined;
   siteName?: string | undefined;
+  /** PDF: pages in the document. */
+  pageCount?: number | undefined;
+  /** Image: the block to send (then `text` is a short description). */
+  image?: ImageBlock | undefined;
   /** The readable text, in the requested mode; not truncated. */
   text: string;
 }

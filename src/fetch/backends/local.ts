@@ -14,7 +14,7 @@ export function createLocalFetchBackend(): FetchBackend {
         headers: { accept: ACCEPT },
       });
       throwForStatus(response);
-      const content = renderContent({
+      const content = await renderContent({
         url: response.finalUrl,
         headers: response.headers,
         body: response.body,

@@ -31,7 +31,7 @@ export async function extractCommand(argv: string[], io: CliIo): Promise<number>
   if (!URL.canParse(pageUrl))
     throw new UsageError(`--url '${pageUrl}' is not a valid URL; give an absolute URL`);
   const body = await readInput(positionals[0], io);
-  const content = renderContent({ url: pageUrl, headers: { 'content-type': 'text/html' }, body, mode });
+  const content = await renderContent({ url: pageUrl, headers: { 'content-type': 'text/html' }, body, mode });
   if (content.text.trim() === '') throw new PeriscopeError('EMPTY_CONTENT', 'the input has no readable text');
   if (values.json) writeLine(io.stdout, JSON.stringify(content, null, 2));
   else writeLine(io.stdout, content.text);

@@ -1,0 +1,100 @@
+import type { HttpFetch } from '../net/types.ts';
+
+export type Freshness = 'day' | 'week' | 'month' | 'year';
+
+/** One web search, already validated and normalised by the tool. */
+export interface SearchRequest {
+  query: string;
+  /** 1–20. */
+  count: number;
+  freshness?: Freshness | undefined;
+  /** Country / market code, e.g. `us`, `de`. */
+  region?: string | undefined;
+  /** Language code, e.g. `en`, `de`. */
+  language?: string | undefined;
+}
+
+export interface ImageSearchRequest {
+  query: string;
+  count: number;
+  size?: 'small' | 'medium' | 'large' | 'wallpaper' | undefined;
+  type?: 'photo' | 'clipart' | 'gif' | 'transparent' | 'line' | undefined;
+  layout?: 'square' | 'tall' | 'wide' | undefined;
+}
+
+/** A web result as the provider gave it; the chain normalises (tags, entities, whitespace, dates, URLs). */
+export interface SearchResult {
+  title: string;
+  url: string;
+  snippet: string;
+  /** ISO 8601 when the provider gives a date (the chain normalises other forms). */
+  publishedAt?: string | undefined;
+}
+
+export interface ImageResult {
+  title: string;
+  imageUrl: string;
+  thumbnailUrl?: string | undefined;
+  /** The page the image is on. */
+  sourceUrl?: string | undefined;
+  width?: number | undefined;
+  height?: number | undefined;
+}
+
+/** What a provider reports about its quota, live or from the last response's headers. */
+export interface QuotaInfo {
+  /** Requests / credits left in the current period, when known. */
+  remaining?: number | undefined;
+  limit?: number | undefined;
+  /** ISO 8601 time the quota resets, when known. */
+  resetsAt?: string | undefined;
+  /** Free text, e.g. `Kagi balance $4.20`. */
+  note?: string | undefined;
+}
+
+export interface ProviderResponse<T> {
+  results: T[];
+  /** Parameters the provider ignored, e.g. `brave does not support language`. */
+  warnings?: string[] | undefined;
+  /** Quota learned from this response (rate-limit / credit headers or body fields). */
+  quota?: QuotaInfo | undefined;
+}
+
+/** Per-provider settings from config (`providers.<id>`), with well-known environment variables already applied. */
+export interface ProviderSettings {
+  apiKey?: string | undefined;
+  /** Trusted endpoint (SearXNG instance, or a local stand-in in tests). */
+  baseUrl?: string | undefined;
+  /** Provider-specific extras (Google CSE `cx`, Kagi API version, …). */
+  [key: string]: unknown;
+}
+
+export interface ProviderContext {
+  /** The guarded client. Requests to the provider's own endpoint pass `trusted: true`. */
+  fetch: HttpFetch;
+  /** Caller cancellation and this attempt's deadline, combined. */
+  signal: AbortSignal;
+  settings: ProviderSettings;
+}
+
+/**
+ * One search engine. One file each under `providers/`, implementing what it supports. Throws
+ * PeriscopeError: NOT_CONFIGURED (no key), RATE_LIMITED (with retryAfterMs), BLOCKED_BY_SITE,
+ * HTTP_STATUS, TIMEOUT, NETWORK, INVALID_INPUT (the query itself was refused: no fallback).
+ */
+export interface SearchProvider {
+  readonly id: string;
+  /** Environment variables that supply the key, in order (e.g. `['BRAVE_API_KEY']`); empty for keyless. */
+  readonly keyEnv: readonly string[];
+  /** Default minimum spacing between requests, respecting the free tier (e.g. 1 100 ms for 1 req/s). */
+  readonly minIntervalMs: number;
+  /** Whether the settings are enough to call it (a key, or a baseUrl for SearXNG). */
+  isConfigured(settings: ProviderSettings): boolean;
+  search?(request: SearchRequest, context: ProviderContext): Promise<ProviderResponse<SearchResult>>;
+  searchImages?(
+    request: ImageSearchRequest,
+    context: ProviderContext,
+  ): Promise<ProviderResponse<ImageResult>>;
+  /** Live quota where the provider has an endpoint for it. */
+  quota?(context: ProviderContext): Promise<QuotaInfo>;
+}
