@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { providersSchema, searchSchema } from './search-schema.ts';
 
 const positiveMs = z.number().int().positive();
 const bytes = z.number().int().positive();
@@ -41,16 +42,29 @@ export const fetchSchema = z
     maxChars: z.number().int().positive().default(50_000),
     /** Estimated tokens returned per call, kept well under the 25 000-token limit of common MCP clients. */
     maxTokens: z.number().int().positive().default(20_000),
+    /** PDF pages read per document; the rest are named as not read. */
+    pdfMaxPages: z.number().int().positive().default(200),
+    /** Images up to this size are sent as a multimodal block; larger ones are described. */
+    imageMaxBytes: bytes.default(3_000_000),
+    /** How long a fetched document stays in memory for `startIndex` continuation reads. */
+    continuationTtlMs: positiveMs.default(600_000),
+    /** Characters of documents held in memory for continuation reads (least recently used first out). */
+    continuationMaxChars: z.number().int().positive().default(20_000_000),
   })
   .prefault({});
 
 export const configSchema = z.strictObject({
   network: networkSchema,
   fetch: fetchSchema,
-  tools: z.strictObject({ web_fetch: toolSwitch }).prefault({}),
+  search: searchSchema,
+  providers: providersSchema,
+  tools: z
+    .strictObject({ web_fetch: toolSwitch, web_search: toolSwitch, image_search: toolSwitch })
+    .prefault({}),
 });
 
 export type PeriscopeConfig = z.infer<typeof configSchema>;
 export type PeriscopeConfigInput = z.input<typeof configSchema>;
 export type NetworkConfig = PeriscopeConfig['network'];
 export type FetchConfig = PeriscopeConfig['fetch'];
+export type { ProviderEntryConfig, ProvidersConfig, SearchConfig } from './search-schema.ts';

@@ -7,6 +7,8 @@ import { type PageMetadata, readMetadata } from './html/read-metadata.ts';
 import { documentBaseUrl } from './html/resolve-url.ts';
 import { runReadability } from './html/run-readability.ts';
 import { serializeContent } from './html/serialize-content.ts';
+import type { Heading } from './html/sink.ts';
+import { locateHeadings, type OutlineEntry } from './outline.ts';
 import type { ExtractMode, ExtractResult } from './types.ts';
 
 export interface ExtractHtmlOptions {
@@ -58,7 +60,7 @@ export function extractHtml(html: string, options: ExtractHtmlOptions): ExtractR
           language: metadata.language ?? article.language,
           siteName: article.siteName ?? metadata.siteName,
         }),
-        text: write(article.content, options.mode, baseUrl),
+        ...write(article.content, options.mode, baseUrl),
         extractor: 'readability',
       };
     }
@@ -74,7 +76,7 @@ function extractBody(
   mode: ExtractMode,
   baseUrl: URL | undefined,
 ) {
-  return { ...definedOnly(metadata), text: write(document.body, mode, baseUrl), extractor: 'body' };
+  return { ...definedOnly(metadata), ...write(document.body, mode, baseUrl), extractor: 'body' };
 }
 
 function cleanedDocument(html: string): DomDocument {
@@ -89,11 +91,17 @@ function isTooLittle(content: DomElement, stats: DocumentStats): boolean {
 }
 
 /** Structured writer first; the flat text walk if the tree is still too deep for it. */
-function write(root: DomElement, mode: ExtractMode, baseUrl: URL | undefined): string {
+function write(
+  root: DomElement,
+  mode: ExtractMode,
+  baseUrl: URL | undefined,
+): { text: string; outline: OutlineEntry[] } {
+  const headings: Heading[] = [];
   try {
-    return serializeContent(root, { mode, baseUrl });
+    const text = serializeContent(root, { mode, baseUrl, headings });
+    return { text, outline: locateHeadings(text, headings, mode === 'markdown') };
   } catch (error) {
-    if (error instanceof RangeError) return flatText(root);
+    if (error instanceof RangeError) return { text: flatText(root), outline: [] };
     throw error;
   }
 }

@@ -38,8 +38,26 @@ test('the token budget bounds CJK text harder than Latin text', () => {
   const cjkWindow = paginate(chinese, { startIndex: 0, maxChars: 50_000, maxTokens: 1000 });
   const latinWindow = paginate(latin, { startIndex: 0, maxChars: 50_000, maxTokens: 1000 });
   assert.equal(cjkWindow.length, 1000);
-  assert.equal(latinWindow.length, 4000);
+  assert.equal(latinWindow.length, 3000);
   assert.equal(cjkWindow.truncated, true);
+  const russian = paginate('абвг'.repeat(5000), { startIndex: 0, maxChars: 50_000, maxTokens: 1000 });
+  assert.equal(russian.length, 2000);
+});
+
+test('a window never ends inside a surrogate pair or a CJK run', () => {
+  const emoji = '😀'.repeat(3000); // no spaces: no boundary to back off to
+  let startIndex = 0;
+  const pieces: string[] = [];
+  for (let guard = 0; guard < 100; guard++) {
+    const window = paginate(emoji, { startIndex, maxChars: 1001, maxTokens: 100_000 });
+    assert.ok(!/[\ud800-\udbff]$/.test(window.text), 'no lone high surrogate at the end');
+    assert.ok(!/^[\udc00-\udfff]/.test(window.text), 'no lone low surrogate at the start');
+    pieces.push(window.text);
+    if (!window.truncated) break;
+    startIndex = window.nextStartIndex as number;
+  }
+  assert.equal(pieces.join(''), emoji);
+  assert.ok(pieces.length > 5);
 });
 
 test('a startIndex past the end is INVALID_INPUT that names the length', () => {

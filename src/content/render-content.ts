@@ -2,6 +2,7 @@ import { PeriscopeError } from '../errors.ts';
 import { decodeBody } from './charset.ts';
 import { parseContentType } from './content-type.ts';
 import { extractHtml } from './html-extract.ts';
+import { markdownOutline } from './outline.ts';
 import { sniffContent } from './sniff.ts';
 import type { ContentInput, RenderedContent } from './types.ts';
 
@@ -37,8 +38,10 @@ export async function renderContent(input: ContentInput): Promise<RenderedConten
     }
     case 'json':
       return { kind: 'json', ...base, ...prettyJson(decoded.text) };
-    case 'markdown':
-      return { kind: 'markdown', ...base, extractor: 'markdown', text: stripBom(decoded.text) };
+    case 'markdown': {
+      const text = stripBom(decoded.text);
+      return { kind: 'markdown', ...base, extractor: 'markdown', outline: markdownOutline(text), text };
+    }
     default:
       return { kind: 'text', ...base, extractor: 'text', text: stripBom(decoded.text) };
   }

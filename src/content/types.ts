@@ -1,3 +1,5 @@
+import type { OutlineEntry } from './outline.ts';
+
 export type ExtractMode = 'markdown' | 'text';
 
 /** What the content pipeline reads: one HTTP response, already decompressed and size-bounded. */
@@ -44,6 +46,8 @@ export interface RenderedContent {
   siteName?: string | undefined;
   /** PDF: pages in the document. */
   pageCount?: number | undefined;
+  /** The document's headings with their character offsets in `text`, for jumping with `startIndex`. */
+  outline?: OutlineEntry[] | undefined;
   /** Image: the block to send (then `text` is a short description). */
   image?: ImageBlock | undefined;
   /** The readable text, in the requested mode; not truncated. */
@@ -59,4 +63,6 @@ export interface ExtractResult {
   /** Markdown or plain text, depending on the mode asked for. */
   text: string;
   extractor: string;
+  /** The headings with their offsets in `text`. */
+  outline?: OutlineEntry[] | undefined;
 }

@@ -1,10 +1,12 @@
 import type { CallContext } from '../call-context.ts';
-import type { ExtractMode, RenderedContent } from '../content/types.ts';
+import type { ContentLimits, ExtractMode, RenderedContent } from '../content/types.ts';
 
 export interface PageRequest {
   /** Already normalised; the URL policy is enforced by the guarded client on every hop. */
   url: URL;
   mode: ExtractMode;
+  /** Caps for PDFs and images. */
+  limits?: Partial<ContentLimits> | undefined;
 }
 
 export interface FetchedPage {

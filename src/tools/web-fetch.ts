@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import type { FetchConfig } from '../config/schema.ts';
-import { paginate } from '../content/paginate.ts';
+import { headingsFrom, type OutlineEntry } from '../content/outline.ts';
+import { type PageWindow, paginate } from '../content/paginate.ts';
+import type { ExtractMode, ImageBlock } from '../content/types.ts';
 import { wrapUntrusted } from '../content/untrusted-envelope.ts';
 import { PeriscopeError } from '../errors.ts';
+import { DocumentCache } from '../fetch/document-cache.ts';
 import type { FetchBackend } from '../fetch/fetch-backend.ts';
 import type { HttpFetch } from '../net/types.ts';
 import type { Tool } from './tool.ts';
@@ -38,7 +41,13 @@ export interface WebFetchData {
   status: number;
   contentType: string;
   charset: string;
-  title?: string;
+  title?: string | undefined;
+  byline?: string | undefined;
+  publishedAt?: string | undefined;
+  language?: string | undefined;
+  siteName?: string | undefined;
+  /** PDF: pages in the document. */
+  pageCount?: number | undefined;
   extractor: string;
   backend: string;
   truncated: boolean;
@@ -47,7 +56,12 @@ export interface WebFetchData {
   startIndex: number;
   nextStartIndex?: number;
   untrusted: true;
+  /** Served from the in-process document cache (a continuation read), not downloaded again. */
   cached: boolean;
+  /** The headings of a document longer than one window, with the `startIndex` each starts at. */
+  outline?: OutlineEntry[];
+  /** An image: the multimodal block the surfaces send (then `text` describes it). */
+  image?: ImageBlock;
   text: string;
 }
 
@@ -66,8 +80,26 @@ export interface WebFetchToolSettings {
   backend: FetchBackend;
 }
 
+/** Headings named in the "read on" hint. */
+const HINT_HEADINGS = 5;
+
 export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetchInput, WebFetchData> {
   const { config, httpFetch, backend } = settings;
+  const documents = new DocumentCache({
+    ttlMs: config.continuationTtlMs,
+    maxChars: config.continuationMaxChars,
+  });
+  const limits = { pdfMaxPages: config.pdfMaxPages, imageMaxBytes: config.imageMaxBytes };
+
+  /** Continuation reads come from the document cache; first reads always go to the origin. */
+  async function readPage(url: URL, mode: ExtractMode, startIndex: number, signal: AbortSignal) {
+    const key = `${backend.id} ${mode} ${url.href}`;
+    const cached = startIndex > 0 ? documents.get(key) : undefined;
+    if (cached) return { page: cached, cached: true };
+    const page = await backend.fetchPage({ url, mode, limits }, { signal, fetch: httpFetch });
+    return { page, cached: false, key };
+  }
+
   return {
     name: 'web_fetch',
     description: DESCRIPTION,
@@ -81,28 +113,40 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         const url = parseCallerUrl(input.url);
         display = `fetch ${shortUrl(url.href)}`;
         const signal = options.signal ?? new AbortController().signal;
-        const page = await backend.fetchPage(
-          { url, mode: input.extractMode ?? config.extractMode },
-          { signal, fetch: httpFetch },
+        const startIndex = input.startIndex ?? 0;
+        const { page, cached, key } = await readPage(
+          url,
+          input.extractMode ?? config.extractMode,
+          startIndex,
+          signal,
         );
-        if (page.content.text.trim() === '') {
+        const { content } = page;
+        if (content.text.trim() === '' && !content.image) {
           throw new PeriscopeError('EMPTY_CONTENT', `${page.finalUrl} returned no readable text`, {
             details: { url: page.finalUrl },
           });
         }
-        const window = paginate(page.content.text, {
-          startIndex: input.startIndex ?? 0,
+        const window = paginate(content.text, {
+          startIndex,
           maxChars: input.maxChars ?? config.maxChars,
           maxTokens: config.maxTokens,
         });
-        const { content } = page;
+        if (key !== undefined && window.truncated) documents.set(key, page);
+        const outline = window.length < window.totalLength ? content.outline : undefined;
         const data: WebFetchData = {
           url: page.url,
           finalUrl: page.finalUrl,
           status: page.status,
           contentType: content.contentType,
           charset: content.charset,
-          ...(content.title ? { title: content.title } : {}),
+          ...definedOnly({
+            title: content.title,
+            byline: content.byline,
+            publishedAt: content.publishedAt,
+            language: content.language,
+            siteName: content.siteName,
+            pageCount: content.pageCount,
+          }),
           extractor: content.extractor,
           backend: backend.id,
           truncated: window.truncated,
@@ -111,32 +155,57 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           startIndex: window.startIndex,
           ...(window.nextStartIndex === undefined ? {} : { nextStartIndex: window.nextStartIndex }),
           untrusted: true,
-          cached: false,
+          cached,
+          ...(outline && outline.length > 0 ? { outline } : {}),
+          ...(content.image ? { image: content.image } : {}),
           text: window.text,
         };
-        const header = [content.title ? `Title: ${content.title}` : undefined, `URL: ${page.finalUrl}`]
-          .filter(Boolean)
-          .join('\n');
-        const parts = [wrapUntrusted(`${header}\n\n${window.text}`, page.finalUrl).text];
-        if (window.truncated) {
-          parts.push(
-            `[Showing characters ${window.startIndex}–${window.startIndex + window.length} of ${window.totalLength}. ` +
-              `To read on, call web_fetch with the same url and startIndex=${window.nextStartIndex}.]`,
-          );
-        }
+        const parts = [wrapUntrusted(`${pageHeader(data)}\n\n${window.text}`, page.finalUrl).text];
+        if (window.truncated) parts.push(readOnHint(window, content.outline ?? []));
         const elapsedMs = Math.round(performance.now() - started);
         const shown = window.truncated
           ? `${window.length} of ${window.totalLength} chars`
           : `${window.length} chars`;
+        const source = cached ? 'from memory' : `${page.status} ${content.contentType}`;
         return {
           isError: false,
           output: parts.join('\n'),
           data,
-          display: `${display} → ${page.status} ${content.contentType}, ${shown} in ${elapsedMs} ms`,
+          display: `${display} → ${source}, ${shown} in ${elapsedMs} ms`,
         };
       } catch (error) {
         return toErrorResult(error, display);
       }
     },
   };
+}
+
+/** Title, address and the metadata the page declares: inside the envelope, since the page wrote them. */
+function pageHeader(data: WebFetchData): string {
+  const lines = [
+    data.title ? `Title: ${data.title}` : undefined,
+    `URL: ${data.finalUrl}`,
+    data.byline ? `By: ${data.byline}` : undefined,
+    data.publishedAt ? `Published: ${data.publishedAt}` : undefined,
+    data.siteName ? `Site: ${data.siteName}` : undefined,
+    data.pageCount === undefined ? undefined : `Pages: ${data.pageCount}`,
+  ];
+  return lines.filter((line) => line !== undefined).join('\n');
+}
+
+/** Where this window ends, how to go on, and the sections that come next. */
+function readOnHint(window: PageWindow, outline: readonly OutlineEntry[]): string {
+  const end = window.startIndex + window.length;
+  const next = headingsFrom(outline, end, HINT_HEADINGS)
+    .map((entry) => `"${entry.title}" (startIndex=${entry.offset})`)
+    .join(', ');
+  return (
+    `[Showing characters ${window.startIndex}–${end} of ${window.totalLength}. ` +
+    `To read on, call web_fetch with the same url and startIndex=${window.nextStartIndex}.` +
+    (next ? ` Sections after this point: ${next}.]` : ']')
+  );
+}
+
+function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -6,6 +6,7 @@ import {
   ELEMENT_NODE,
   TEXT_NODE,
 } from './dom.ts';
+import { hiddenReason } from './hidden-element.ts';
 
 /** What the cleaning walk learned about the document, used to pick an extraction strategy. */
 export interface DocumentStats {
@@ -18,17 +19,28 @@ export interface DocumentStats {
 
 /** Elements never worth reading; `<script type="application/ld+json">` stays for metadata. */
 const REMOVED_ELEMENTS = new Set(['script', 'style', 'template', 'svg', 'canvas']);
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+/**
+ * Below this many characters of visible text outside `<noscript>`, the page is a shell whose only words
+ * are in `<noscript>` ("You need to enable JavaScript…"): those are then kept, so the reader can say so.
+ */
+export const NOSCRIPT_KEEP_BELOW_CHARS = 200;
 
 /**
  * One walk over the whole document (iterative, so depth cannot overflow the stack) that removes what a
- * reader never sees: scripts, styles, templates, comments, elements hidden by `hidden`, `aria-hidden="true"`
- * or an inline `display:none`/`visibility:hidden`, and `data:` images (after promoting a lazy-load URL).
+ * reader never sees, and so what a prompt injection hides in: scripts, styles, templates, comments,
+ * hidden elements (`hidden`, `aria-hidden="true"`, inline styles such as `display:none`, `opacity:0` or
+ * off-screen positions, screen-reader-only classes; see `hiddenReason`), `<noscript>` text when the page
+ * has text without it, and `data:` images (after promoting a lazy-load URL).
  */
 export function cleanDocument(document: DomDocument): DocumentStats {
-  const root = document.documentElement;
+  return cleanTree(document, document.documentElement);
+}
+
+/** Clean everything below `root` (not `root` itself). */
+function cleanTree(document: DomDocument, root: DomElement): DocumentStats {
   const stats: DocumentStats = { elementCount: 0, maxDepth: 0, textLength: 0 };
   const mathHosts: DomElement[] = [];
+  const noscripts: DomElement[] = [];
   let node: DomNode | null = root.firstChild;
   let depth = 1;
   while (node) {
@@ -38,6 +50,12 @@ export function cleanDocument(document: DomDocument): DocumentStats {
       const removed: DomNode = node;
       [node, depth] = nextOutside(removed, depth, root);
       removed.remove();
+      continue;
+    }
+    if (isElement && (node as DomElement).localName === 'noscript') {
+      // Decided once the rest of the page is measured; its insides are cleaned only if it stays.
+      noscripts.push(node as DomElement);
+      [node, depth] = nextOutside(node, depth, root);
       continue;
     }
     if (isElement) {
@@ -54,7 +72,33 @@ export function cleanDocument(document: DomDocument): DocumentStats {
     [node, depth] = nextOutside(node, depth, root);
   }
   for (const host of mathHosts) replaceWithMath(document, host);
+  settleNoscripts(document, noscripts, stats);
   return stats;
+}
+
+/**
+ * `<noscript>` text is what a browser without JavaScript shows: on a page with content it is noise (or a
+ * hiding place), so it goes; on a near-empty page it is the only honest text, so it is unwrapped (the
+ * writers skip `<noscript>`), after its own cleaning. A `<noscript>` holding only images stays, for
+ * Readability to swap in for lazy-load placeholders.
+ */
+function settleNoscripts(document: DomDocument, noscripts: DomElement[], stats: DocumentStats): void {
+  const keepText = stats.textLength < NOSCRIPT_KEEP_BELOW_CHARS;
+  for (const noscript of noscripts) {
+    const hasText = (noscript.textContent ?? '').trim() !== '';
+    if (!hasText) continue;
+    if (!keepText) {
+      noscript.remove();
+      continue;
+    }
+    const parent = noscript.parentNode;
+    if (!parent) continue;
+    const inner = cleanTree(document, noscript);
+    stats.elementCount += inner.elementCount;
+    stats.textLength += inner.textLength;
+    for (const child of [...noscript.childNodes]) parent.insertBefore(child, noscript);
+    noscript.remove();
+  }
 }
 
 /** The next node in document order that is not inside `node`, with its depth. */
@@ -101,15 +145,7 @@ function isInvisible(element: DomElement): boolean {
   const name = element.localName;
   if (REMOVED_ELEMENTS.has(name)) return name !== 'script' || !isJsonLd(element);
   if (name === 'img') return !keepImage(element);
-  if (element.hasAttribute('hidden') && element.getAttribute('hidden') !== 'until-found') return true;
-  // Wikimedia renders formulas as aria-hidden fallback images: keep those (as Readability does).
-  if (
-    element.getAttribute('aria-hidden') === 'true' &&
-    !(element.getAttribute('class') ?? '').includes('fallback-image')
-  )
-    return true;
-  const style = element.getAttribute('style');
-  return style !== null && HIDDEN_STYLE.test(style);
+  return hiddenReason(element) !== undefined;
 }
 
 function isJsonLd(script: DomElement): boolean {

@@ -23,6 +23,7 @@ export const renderHeading: ElementRenderer = (element, sink, context) => {
   }
   if (!text) return flush(sink, context);
   const level = Number(element.localName.slice(1)) || 1;
+  context.headings?.push({ level, text });
   pushBlock(sink, context, context.markdown ? `${'#'.repeat(level)} ${text}` : text);
 };
 

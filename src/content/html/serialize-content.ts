@@ -10,13 +10,22 @@ import {
 } from './render-blocks.ts';
 import { emphasis, renderImage, renderInlineCode, renderLink, renderMath } from './render-inline.ts';
 import { renderTable } from './render-table.ts';
-import { type ElementRenderer, finish, newSink, type SerializeContext, type Sink } from './sink.ts';
+import {
+  type ElementRenderer,
+  finish,
+  type Heading,
+  newSink,
+  type SerializeContext,
+  type Sink,
+} from './sink.ts';
 import { collapseWhitespace } from './whitespace.ts';
 
 export interface SerializeOptions {
   mode: 'markdown' | 'text';
   /** Base for relative links and images; without one they stay as written. */
   baseUrl: URL | undefined;
+  /** Filled with the headings written, in document order (for the outline). */
+  headings?: Heading[] | undefined;
 }
 
 /**
@@ -29,6 +38,7 @@ export function serializeContent(root: DomElement, options: SerializeOptions): s
     baseUrl: options.baseUrl,
     inLink: false,
     inHeading: false,
+    headings: options.headings,
     renderChildren,
   };
   const sink = newSink();

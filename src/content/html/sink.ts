@@ -13,8 +13,16 @@ export interface SerializeContext {
   readonly baseUrl: URL | undefined;
   inLink: boolean;
   inHeading: boolean;
+  /** Where headings are recorded as they are written, when the caller wants an outline. */
+  readonly headings?: Heading[] | undefined;
   /** Render an element's children into a sink (the walker, handed to the renderers). */
   renderChildren(parent: DomNode, sink: Sink): void;
+}
+
+/** A heading as written: its level (1–6) and its text without markup. */
+export interface Heading {
+  level: number;
+  text: string;
 }
 
 /** Renders one element into the sink. */

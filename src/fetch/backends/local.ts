@@ -19,6 +19,7 @@ export function createLocalFetchBackend(): FetchBackend {
         headers: response.headers,
         body: response.body,
         mode: request.mode,
+        limits: request.limits,
       });
       return { url: response.url, finalUrl: response.finalUrl, status: response.status, content };
     },

@@ -1,0 +1,54 @@
+/**
+ * Characters a reader never sees but a model reads: the carriers of "ASCII smuggling" and hidden
+ * instructions. Zero-width space and joiners, word joiner and invisible operators, BOM, tag
+ * characters, bidi embeddings/overrides/isolates, soft hyphen, and runs of variation selectors.
+ */
+const INVISIBLE =
+  /[\u00ad\u200b\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]|[\u200c\u200d]|\u{1f3f4}[\u{e0020}-\u{e007e}]+\u{e007f}|[\u{e0000}-\u{e007f}]|[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]+/gu;
+
+/** A character a zero-width (non-)joiner legitimately sits after: a non-Latin letter or mark, an emoji. */
+const JOINABLE_BEFORE = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]|(?![\p{Script=Latin}])[\p{L}\p{M}]/u;
+const JOINABLE_AFTER = /[\p{Extended_Pictographic}]|(?![\p{Script=Latin}])[\p{L}\p{M}]/u;
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * Remove invisible characters from text that will reach the model. Kept where they carry meaning and
+ * cannot carry a message: a zero-width (non-)joiner between two emoji or two letters of a script that
+ * uses it (Persian, Devanagari, …), the tag sequence of a subdivision flag (🏴 + tags + cancel tag), and a
+ * single variation selector (emoji presentation, an ideographic variant after a Han character).
+ */
+export function stripInvisible(text: string): string {
+  if (!hasCandidate(text)) return text;
+  return text.replace(INVISIBLE, (match, offset: number, whole: string) => {
+    const first = match.codePointAt(0) ?? 0;
+    if (first === 0x1f3f4) return match;
+    if (first === 0x200c || first === 0x200d) {
+      const before = lastCodePoint(whole, offset);
+      const after = String.fromCodePoint(whole.codePointAt(offset + 1) ?? 0x20);
+      return JOINABLE_BEFORE.test(before) && JOINABLE_AFTER.test(after) ? match : '';
+    }
+    if (isVariationSelector(first)) {
+      if ([...match].length > 1) return '';
+      if (first < 0xe0100) return match;
+      return HAN.test(lastCodePoint(whole, offset)) ? match : '';
+    }
+    return '';
+  });
+}
+
+/** A cheap pre-check: most text has none of these, and the regex replace is then skipped. */
+function hasCandidate(text: string): boolean {
+  return /[\u00ad\u200b-\u200d\u202a-\u202e\u2060-\u2069\ufe00-\ufe0f\ufeff]|[\udb40]/.test(text);
+}
+
+function isVariationSelector(code: number): boolean {
+  return (code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef);
+}
+
+/** The code point that ends just before `offset` (a surrogate pair counts as one). */
+function lastCodePoint(text: string, offset: number): string {
+  if (offset === 0) return ' ';
+  const low = text.charCodeAt(offset - 1);
+  const start = low >= 0xdc00 && low < 0xe000 && offset >= 2 ? offset - 2 : offset - 1;
+  return String.fromCodePoint(text.codePointAt(start) ?? 0x20);
+}
