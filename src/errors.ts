@@ -31,6 +31,22 @@ export interface Attempt {
   error?: ToolErrorData;
 }
 
+/** One provider's part in a search-chain call, as `data.attempts` and ALL_FAILED's `details.attempts` report it. */
+export interface ProviderAttempt {
+  provider: string;
+  /** `ok`: it answered (maybe with no results); `failed`: it was asked and failed; `skipped`: it was not asked. */
+  outcome: 'ok' | 'failed' | 'skipped';
+  code?: ErrorCode;
+  message?: string;
+  /** Time spent on it, queueing included. */
+  ms: number;
+  /** Time spent waiting for its turn (pacing), when any. */
+  queuedMs?: number;
+  results?: number;
+  /** When it may be asked again (rate limit, cooldown), when known. */
+  retryAfterMs?: number;
+}
+
 export interface PeriscopeErrorDetails {
   url?: string;
   status?: number;
@@ -40,7 +56,7 @@ export interface PeriscopeErrorDetails {
   limit?: string;
   limitValue?: number;
   reason?: string;
-  attempts?: Attempt[];
+  attempts?: Attempt[] | ProviderAttempt[];
   [key: string]: unknown;
 }
 

@@ -58,6 +58,8 @@ export const configSchema = z.strictObject({
   fetch: fetchSchema,
   search: searchSchema,
   providers: providersSchema,
+  /** Cache, limits, credits: `memory:`, `sqlite://PATH` (`sqlite://default`: the state dir), `redis://HOST:PORT`. */
+  store: z.strictObject({ url: z.string().min(1).default('sqlite://default') }).prefault({}),
   tools: z
     .strictObject({ web_fetch: toolSwitch, web_search: toolSwitch, image_search: toolSwitch })
     .prefault({}),

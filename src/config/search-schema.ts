@@ -24,7 +24,10 @@ export const providerEntrySchema = z.strictObject({
   /** Falls back to the provider's well-known variable (BRAVE_API_KEY, …). */
   apiKey: z.string().optional(),
   /** The provider's endpoint (a SearXNG instance, or a local stand-in in tests). Trusted: not checked by the URL policy. */
-  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  baseUrl: z
+    .string()
+    .regex(/^https?:\/\/\S+$/i, 'an http(s) URL')
+    .optional(),
   /** Minimum spacing between two requests to this provider; default: the provider's free-tier pacing. 0 = none. */
   minIntervalMs: z.number().int().min(0).optional(),
   /** Requests in flight at once; default unlimited, 1 for duckduckgo. */
@@ -43,12 +46,24 @@ export const customProviderSchema = z.strictObject({
 });
 
 /** `providers`: one entry per provider id, plus `custom` modules. Unknown ids are reported by createPeriscope. */
-export const providersSchema = z
+const providersObject = z
   .strictObject({ custom: z.array(customProviderSchema).default([]) })
-  .catchall(providerEntrySchema)
-  .prefault({});
+  .catchall(providerEntrySchema);
 
-export type SearchConfig = z.infer<typeof searchSchema>;
 export type ProviderEntryConfig = z.infer<typeof providerEntrySchema>;
 export type CustomProviderConfig = z.infer<typeof customProviderSchema>;
-export type ProvidersConfig = z.infer<typeof providersSchema>;
+/** `providers` as validated: `custom` plus one entry per provider id. */
+export type ProvidersConfig = {
+  custom: CustomProviderConfig[];
+  [id: string]: ProviderEntryConfig | CustomProviderConfig[];
+};
+/** `providers` as written (every key optional). Spelt out because zod's inferred type cannot mix `custom` with ids. */
+export type ProvidersConfigInput = {
+  custom?: Array<z.input<typeof customProviderSchema>> | undefined;
+  [id: string]: z.input<typeof providerEntrySchema> | Array<z.input<typeof customProviderSchema>> | undefined;
+};
+
+export const providersSchema = (
+  providersObject as unknown as z.ZodType<ProvidersConfig, ProvidersConfigInput>
+).prefault({});
+export type SearchConfig = z.infer<typeof searchSchema>;

@@ -126,7 +126,7 @@ const DETECTION_SAMPLE_BYTES = 64 * 1024;
 
 /** chardet's best non-Unicode guess that TextDecoder can decode (the bytes are known not to be UTF-8), else the UTF-8 reading with U+FFFD (`fallback`). */
 function detectOr(bytes: Uint8Array, utf8Text: string, fallback: CharsetSource): DecodedText {
-  const encoding = detectEncoding(bytes.subarray(0, DETECTION_SAMPLE_BYTES));
+  const encoding = detectEncoding(detectionSample(bytes));
   if (encoding) return decodeAs(bytes, encoding, 'detected');
   return { text: utf8Text, charset: 'utf-8', source: fallback };
 }
@@ -137,4 +137,37 @@ function detectEncoding(sample: Uint8Array): string | undefined {
     if (encoding && !encoding.startsWith('utf-')) return encoding;
   }
   return undefined;
+}
+
+const LINE_FEED = 0x0a;
+const LESS_THAN = 0x3c;
+const GREATER_THAN = 0x3e;
+
+/**
+ * What detection reads: the pieces of text (between `<`, `>` and line breaks) that hold non-ASCII bytes,
+ * up to 64 KiB. Markup, scripts and styles are ASCII; left in, they drown the text (a page whose first
+ * 64 KiB are inline code reads as windows-1252 to chardet). No multi-byte encoding chardet knows uses
+ * these three bytes inside a character. Bodies without any byte above 0x7f (ISO-2022-JP) go as they are.
+ */
+function detectionSample(bytes: Uint8Array): Uint8Array {
+  const sample = new Uint8Array(Math.min(bytes.length, DETECTION_SAMPLE_BYTES));
+  let length = 0;
+  let start = 0;
+  let nonAscii = false;
+  for (let index = 0; index <= bytes.length && length < sample.length; index += 1) {
+    const byte = index < bytes.length ? bytes[index]! : LINE_FEED;
+    if (byte >= 0x80) nonAscii = true;
+    else if (byte === LESS_THAN || byte === GREATER_THAN || byte === LINE_FEED) {
+      if (nonAscii) {
+        const piece = bytes.subarray(start, Math.min(index, start + sample.length - length - 1));
+        sample.set(piece, length);
+        length += piece.length;
+        sample[length] = LINE_FEED;
+        length += 1;
+      }
+      start = index + 1;
+      nonAscii = false;
+    }
+  }
+  return length === 0 ? bytes.subarray(0, DETECTION_SAMPLE_BYTES) : sample.subarray(0, length);
 }

@@ -7,8 +7,9 @@ const INVISIBLE =
   /[\u00ad\u200b\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]|[\u200c\u200d]|\u{1f3f4}[\u{e0020}-\u{e007e}]+\u{e007f}|[\u{e0000}-\u{e007f}]|[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]+/gu;
 
 /** A character a zero-width (non-)joiner legitimately sits after: a non-Latin letter or mark, an emoji. */
-const JOINABLE_BEFORE = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]|(?![\p{Script=Latin}])[\p{L}\p{M}]/u;
-const JOINABLE_AFTER = /[\p{Extended_Pictographic}]|(?![\p{Script=Latin}])[\p{L}\p{M}]/u;
+const JOINABLE_BEFORE =
+  /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\ufe0f|(?!\p{Script=Latin})[\p{L}\p{M}]/u;
+const JOINABLE_AFTER = /\p{Extended_Pictographic}|(?!\p{Script=Latin})[\p{L}\p{M}]/u;
 const HAN = /\p{Script=Han}/u;
 
 /**
@@ -38,7 +39,9 @@ export function stripInvisible(text: string): string {
 
 /** A cheap pre-check: most text has none of these, and the regex replace is then skipped. */
 function hasCandidate(text: string): boolean {
-  return /[\u00ad\u200b-\u200d\u202a-\u202e\u2060-\u2069\ufe00-\ufe0f\ufeff]|[\udb40]/.test(text);
+  return /[\u00ad\u200b-\u200d\u202a-\u202e\u2060-\u2069\ufeff]|[\u{fe00}-\u{fe0f}]|[\u{e0000}-\u{e01ef}]/u.test(
+    text,
+  );
 }
 
 function isVariationSelector(code: number): boolean {

@@ -2,7 +2,9 @@
  * The WHATWG "prescan a byte stream to determine its encoding" algorithm
  * (https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding):
  * finds `<meta charset>` or `<meta http-equiv="content-type" content="…charset=…">` in the first
- * 1024 bytes, skipping comments and the attributes of other tags. Returns the label as written.
+ * 1024 bytes, skipping comments and the attributes of other tags. Returns the label as written; a
+ * `<meta>` naming no encoding TextDecoder knows (`charset="{charset}"`) is passed over, as the spec's
+ * "charset is failure" step does, so a later valid one still counts.
  */
 export function prescanMetaCharset(bytes: Uint8Array, limit = 1024): string | undefined {
   const scanner = new ByteScanner(bytes.subarray(0, limit));
@@ -12,7 +14,7 @@ export function prescanMetaCharset(bytes: Uint8Array, limit = 1024): string | un
     } else if (scanner.startsWith('<meta') && isSpaceOrSlash(scanner.at(scanner.position + 5))) {
       scanner.position += 5;
       const label = readMetaCharset(scanner);
-      if (label !== undefined) return label;
+      if (label !== undefined && isEncodingLabel(label)) return label;
     } else if (scanner.at(scanner.position) === LT && isTagStart(scanner, scanner.position + 1)) {
       while (scanner.position < scanner.end && !isSpaceOrGt(scanner.at(scanner.position)))
         scanner.position += 1;
@@ -23,6 +25,15 @@ export function prescanMetaCharset(bytes: Uint8Array, limit = 1024): string | un
     scanner.position += 1;
   }
   return undefined;
+}
+
+function isEncodingLabel(label: string): boolean {
+  try {
+    new TextDecoder(label);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const LT = 0x3c;

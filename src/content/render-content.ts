@@ -1,21 +1,29 @@
 import { PeriscopeError } from '../errors.ts';
 import { decodeBody } from './charset.ts';
 import { parseContentType } from './content-type.ts';
+import { renderXml } from './feed.ts';
 import { extractHtml } from './html-extract.ts';
+import { DEFAULT_IMAGE_MAX_BYTES, renderImage } from './image.ts';
 import { markdownOutline } from './outline.ts';
+import { judgePage } from './page-verdict.ts';
+import { DEFAULT_PDF_MAX_PAGES, renderPdf } from './pdf.ts';
 import { sniffContent } from './sniff.ts';
 import type { ContentInput, RenderedContent } from './types.ts';
 
 /**
  * One HTTP response → readable text. The kind is decided from the bytes and the declared type
  * (`sniffContent`), the charset the way a browser does (`decodeBody`), then one handler per kind:
- * HTML → main content (Markdown or text), JSON → pretty-printed, text and Markdown → as is.
- * PDFs, images and other binary bodies are `UNSUPPORTED_CONTENT`: never handed on as garbled text.
+ * HTML → main content (Markdown or text), JSON → pretty-printed, text and Markdown → as is,
+ * RSS/Atom feeds → a list of entries, other XML → its (re-indented) source.
+ * PDFs → their text (PDF.js, loaded on the first PDF), PNG/JPEG/GIF/WebP images → a multimodal block.
+ * Other binary bodies are `UNSUPPORTED_CONTENT`: never handed on as garbled text.
  */
 export async function renderContent(input: ContentInput): Promise<RenderedContent> {
   const contentType = parseContentType(input.headers['content-type']);
   const sniffed = sniffContent(input.body, contentType);
-  if (sniffed.kind === 'pdf' || sniffed.kind === 'image' || sniffed.kind === 'binary') {
+  if (sniffed.kind === 'pdf') return renderPdfContent(input);
+  if (sniffed.kind === 'image') return renderImageContent(input, sniffed.mimeType);
+  if (sniffed.kind === 'binary') {
     throw new PeriscopeError(
       'UNSUPPORTED_CONTENT',
       `the response is ${sniffed.label}, which has no text to read`,
@@ -34,10 +42,20 @@ export async function renderContent(input: ContentInput): Promise<RenderedConten
         url: input.url,
         mode: input.mode,
       });
+      // A JavaScript shell, an error page or a bot challenge served with 200 is not content.
+      const verdict = judgePage({ html: decoded.text, text, title: metadata.title, url: input.url });
+      if (verdict) throw verdict;
       return { kind: 'html', ...base, extractor, ...metadata, text };
     }
     case 'json':
       return { kind: 'json', ...base, ...prettyJson(decoded.text) };
+    case 'feed':
+    case 'xml': {
+      const rendered = renderXml(decoded.text, { url: input.url, mode: input.mode });
+      const outline =
+        rendered.kind === 'feed' && input.mode === 'markdown' ? markdownOutline(rendered.text) : undefined;
+      return { ...base, ...rendered, outline };
+    }
     case 'markdown': {
       const text = stripBom(decoded.text);
       return { kind: 'markdown', ...base, extractor: 'markdown', outline: markdownOutline(text), text };
@@ -45,6 +63,22 @@ export async function renderContent(input: ContentInput): Promise<RenderedConten
     default:
       return { kind: 'text', ...base, extractor: 'text', text: stripBom(decoded.text) };
   }
+}
+
+async function renderPdfContent(input: ContentInput): Promise<RenderedContent> {
+  const pdf = await renderPdf(input.body, {
+    maxPages: input.limits?.pdfMaxPages ?? DEFAULT_PDF_MAX_PAGES,
+    signal: input.signal,
+  });
+  const base = { contentType: 'application/pdf', charset: 'binary', extractor: 'pdf' };
+  return { kind: 'pdf', ...base, title: pdf.title, pageCount: pdf.pageCount, text: pdf.text };
+}
+
+function renderImageContent(input: ContentInput, mimeType: string): RenderedContent {
+  const maxBytes = input.limits?.imageMaxBytes ?? DEFAULT_IMAGE_MAX_BYTES;
+  const { text, image } = renderImage(input.body, mimeType, { maxBytes });
+  const contentType = image?.mimeType ?? mimeType;
+  return { kind: 'image', contentType, charset: 'binary', extractor: 'image', image, text };
 }
 
 /** Pretty-printed JSON (two spaces); a body that does not parse is shown as the text it is. */

@@ -10,6 +10,8 @@ export interface ContentInput {
   headers: Record<string, string>;
   body: Uint8Array;
   mode: ExtractMode;
+  /** The call's cancellation: long handlers (PDF) stop between pages. */
+  signal?: AbortSignal | undefined;
   /** Caps for the heavier handlers; defaults apply to any left out. */
   limits?: Partial<ContentLimits> | undefined;
 }

@@ -8,14 +8,14 @@ const TRACKING_PARAMETER =
  * scheme ignored (`http://Example.com/a/?utm_source=x` and `https://example.com/a` are one page).
  * Returns undefined for anything that is not an http(s) URL.
  */
-export function canonicalUrl(input: string): string | undefined {
-  const url = URL.parse(input);
+export function canonicalUrl(input: string | URL): string | undefined {
+  const url = typeof input === 'string' ? URL.parse(input) : input;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
-  const host = url.host.replace(/^www\./, '');
-  const parameters = [...url.searchParams]
-    .filter(([name]) => !TRACKING_PARAMETER.test(name))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const query = parameters.length > 0 ? `?${new URLSearchParams(parameters).toString()}` : '';
-  const path = url.pathname.replace(/\/+$/, '');
-  return `${host}${path}${query}`;
+  const host = url.host.startsWith('www.') ? url.host.slice(4) : url.host;
+  const path = url.pathname.endsWith('/') ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  if (url.search.length <= 1) return `${host}${path}`;
+  const parameters = [...url.searchParams].filter(([name]) => !TRACKING_PARAMETER.test(name));
+  if (parameters.length === 0) return `${host}${path}`;
+  if (parameters.length > 1) parameters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${host}${path}?${new URLSearchParams(parameters).toString()}`;
 }

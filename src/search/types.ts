@@ -88,6 +88,8 @@ export interface SearchProvider {
   readonly keyEnv: readonly string[];
   /** Default minimum spacing between requests, respecting the free tier (e.g. 1 100 ms for 1 req/s). */
   readonly minIntervalMs: number;
+  /** Requests in flight at once (1 = serialised, as DuckDuckGo needs); unlimited when absent. */
+  readonly maxConcurrent?: number;
   /** Whether the settings are enough to call it (a key, or a baseUrl for SearXNG). */
   isConfigured(settings: ProviderSettings): boolean;
   search?(request: SearchRequest, context: ProviderContext): Promise<ProviderResponse<SearchResult>>;

@@ -18,7 +18,8 @@ const SENTENCES: Record<ErrorCode, string> = {
     'The response was larger than allowed and was not read; use a more specific URL or another source.',
   UNSUPPORTED_CONTENT:
     'The content type is not something that can be turned into readable text; use another source.',
-  EMPTY_CONTENT: 'The page had no readable text; it may need a browser to render, so try another source.',
+  EMPTY_CONTENT:
+    'The page had no readable text; a JavaScript application needs a browser back-end to render, so use one if it is configured, or try another source.',
   BLOCKED_BY_SITE:
     'The site is blocking automated access right now (a CAPTCHA or challenge page); try again later or use another source.',
   RATE_LIMITED: 'Too many calls right now; wait before trying again, or answer from what you already have.',
@@ -26,12 +27,24 @@ const SENTENCES: Record<ErrorCode, string> = {
   REPEATED_LOOKUP:
     'You already made this exact lookup; use the results you already have instead of repeating it.',
   ALL_FAILED:
-    'Every provider failed; see the reasons below, and answer from what you have or try again later.',
+    'Every provider failed (this is not an empty result); see the reasons below, and answer from what you have or try again later.',
   ABORTED: 'The call was cancelled.',
 };
 
+/** Sentences for one provider's failure, where its own wording helps more than the generic one. */
+const PROVIDER_SENTENCES: Record<string, Partial<Record<ErrorCode, string>>> = {
+  duckduckgo: {
+    BLOCKED_BY_SITE:
+      'DuckDuckGo is blocking automated queries right now (a bot check, not an empty result); try again in a minute or two, or answer from what you already have.',
+    RATE_LIMITED:
+      'DuckDuckGo is rate-limiting automated queries right now (not an empty result); try again in a minute or two, or answer from what you already have.',
+  },
+};
+
 export function describeForModel(error: PeriscopeError): string {
-  const lines = [SENTENCES[error.code], `Error ${error.code}: ${error.message}`];
+  const provider = typeof error.details.provider === 'string' ? error.details.provider : undefined;
+  const sentence = (provider && PROVIDER_SENTENCES[provider]?.[error.code]) || SENTENCES[error.code];
+  const lines = [sentence, `Error ${error.code}: ${error.message}`];
   if (error.retryAfterMs !== undefined)
     lines.push(`Retry after about ${Math.ceil(error.retryAfterMs / 1000)} s.`);
   return lines.join('\n');

@@ -1,10 +1,12 @@
 import type { z } from 'zod';
 import type { ToolResult } from './tool-result.ts';
 
-export type ToolName = 'web_fetch';
+export type ToolName = 'web_fetch' | 'web_search' | 'image_search';
 
 export interface ToolExecuteOptions {
   signal?: AbortSignal;
+  /** web_search / image_search: ask only this provider (no fallback, cooldown ignored). */
+  provider?: string;
 }
 
 /** An LLM-facing tool: validates its input, never rejects. */

@@ -143,5 +143,9 @@ test('tools carry their JSON Schema, and a disabled tool is not offered', () => 
   const schema = tool?.jsonSchema as { properties: Record<string, unknown>; required: string[] };
   assert.deepEqual(Object.keys(schema.properties).sort(), ['extractMode', 'maxChars', 'startIndex', 'url']);
   assert.deepEqual(schema.required, ['url']);
-  assert.deepEqual(createPeriscope({ tools: { web_fetch: { enabled: false } } }).tools, []);
+  const withoutFetch = createPeriscope({ tools: { web_fetch: { enabled: false } } }).tools;
+  assert.deepEqual(
+    withoutFetch.map((item) => item.name),
+    ['web_search', 'image_search'],
+  );
 });

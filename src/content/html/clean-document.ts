@@ -1,3 +1,4 @@
+import { stripInvisible } from '../invisible-unicode.ts';
 import {
   type DomDocument,
   type DomElement,
@@ -30,7 +31,8 @@ export const NOSCRIPT_KEEP_BELOW_CHARS = 200;
  * reader never sees, and so what a prompt injection hides in: scripts, styles, templates, comments,
  * hidden elements (`hidden`, `aria-hidden="true"`, inline styles such as `display:none`, `opacity:0` or
  * off-screen positions, screen-reader-only classes; see `hiddenReason`), `<noscript>` text when the page
- * has text without it, and `data:` images (after promoting a lazy-load URL).
+ * has text without it, and `data:` images (after promoting a lazy-load URL). Invisible characters
+ * (zero-width, tag, bidi control) are taken out of the text nodes that stay.
  */
 export function cleanDocument(document: DomDocument): DocumentStats {
   return cleanTree(document, document.documentElement);
@@ -67,7 +69,10 @@ function cleanTree(document: DomDocument, root: DomElement): DocumentStats {
         continue;
       }
     } else if (node.parentNode?.nodeName !== 'SCRIPT') {
-      stats.textLength += (node as DomText).data.trim().length;
+      const text = node as DomText;
+      const visible = stripInvisible(text.data);
+      if (visible !== text.data) text.textContent = visible;
+      stats.textLength += visible.trim().length;
     }
     [node, depth] = nextOutside(node, depth, root);
   }

@@ -7,6 +7,9 @@ import type { DomElement } from './dom.ts';
  * and the class names common frameworks use for screen-reader-only and hidden elements.
  */
 export function hiddenReason(element: DomElement): string | undefined {
+  if (element.localName === 'dialog' && !element.hasAttribute('open')) return 'closed dialog';
+  // Most elements have no attributes: one cheap check spares the lookups below.
+  if (!(element as DomElement & { hasAttributes(): boolean }).hasAttributes()) return undefined;
   const hidden = element.getAttribute('hidden');
   if (hidden !== null && hidden !== 'until-found') return 'hidden attribute';
   // Wikimedia renders formulas as aria-hidden fallback images: keep those (as Readability does).
@@ -16,7 +19,6 @@ export function hiddenReason(element: DomElement): string | undefined {
   ) {
     return 'aria-hidden';
   }
-  if (element.localName === 'dialog' && !element.hasAttribute('open')) return 'closed dialog';
   const style = element.getAttribute('style');
   const byStyle = style ? hiddenByStyle(style) : undefined;
   // `font-size:0` is also a layout trick (no gaps between inline blocks) whose children set their own size.
@@ -26,8 +28,11 @@ export function hiddenReason(element: DomElement): string | undefined {
 }
 
 function hasSizedDescendant(element: DomElement): boolean {
-  for (const descendant of element.getElementsByTagName('*')) {
+  const pending: DomElement[] = [...element.children];
+  while (pending.length > 0) {
+    const descendant = pending.pop() as DomElement;
     if (/font-size/i.test(descendant.getAttribute('style') ?? '')) return true;
+    pending.push(...descendant.children);
   }
   return false;
 }
@@ -59,7 +64,11 @@ const HIDDEN_CLASSES = new Set([
 const SHOWN_AGAIN =
   /^(?:[\w-]+:)+(?:block|flex|grid|inline|inline-block|inline-flex|inline-grid|table|contents|flow-root|visible|not-sr-only)$|^d-(?:sm|md|lg|xl|xxl|print)-(?!none)[a-z-]+$/;
 
+/** A cheap pre-check on the raw attribute: most class lists name none of `HIDDEN_CLASSES`. */
+const MAY_HIDE = /hidden|sr-only|screen-?reader|d-none|invisible|show-for-sr/i;
+
 export function hiddenByClass(classes: string): string | undefined {
+  if (!MAY_HIDE.test(classes)) return undefined;
   const names = classes.trim().split(/\s+/);
   const hiding = names.find((name) => HIDDEN_CLASSES.has(name.toLowerCase()));
   if (!hiding || names.some((name) => SHOWN_AGAIN.test(name))) return undefined;
@@ -91,7 +100,8 @@ export function hiddenByStyle(style: string): string | undefined {
   }
   if (lengthPx(get('margin-left')) <= -999 || lengthPx(get('margin-top')) <= -999) return 'margin off-screen';
   if (/translate(?:[xy]|3d)?\(\s*-\d{4,}/.test(get('transform'))) return 'transform off-screen';
-  if ((position === 'absolute' || position === 'fixed') && isEmptyClip(get('clip'))) return 'clip:rect(0 0 0 0)';
+  if ((position === 'absolute' || position === 'fixed') && isEmptyClip(get('clip')))
+    return 'clip:rect(0 0 0 0)';
   if (isEmptyClipPath(get('clip-path'))) return 'clip-path';
   if (/^(?:hidden|clip)$/.test(get('overflow')) || /^(?:hidden|clip)$/.test(get('overflow-x'))) {
     // Not `max-height:0`: that is how accordions fold their panels, which a reader can open.
@@ -162,5 +172,5 @@ function isEmptyClipPath(value: string): boolean {
   const inset = /^inset\(\s*(\d*\.?\d+)%/.exec(value);
   if (inset) return Number(inset[1]) >= 50;
   if (/^circle\(\s*0(?:px|%)?\s*(?:at\b|\))/.test(value)) return true;
-  return /^polygon\(\s*(?:0(?:px|%)?\s+0(?:px|%)?\s*,?\s*)+\)$/.test(value);
+  return /^polygon\(\s*0(?:px|%)?\s+0(?:px|%)?(?:\s*,\s*0(?:px|%)?\s+0(?:px|%)?)*\s*\)$/.test(value);
 }

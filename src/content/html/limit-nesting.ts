@@ -1,53 +1,58 @@
+import { scanTags } from './scan-tags.ts';
+
 export interface NestingResult {
   html: string;
-  /** Deepest element nesting seen, as the parser will build it (approximately). */
+  /** Deepest element nesting of the input, as the parser would build it without a limit (approximately). */
   maxDepth: number;
-  /** Whether tags deeper than the limit were removed. */
+  /** Whether tags deeper than the limit (or past `maxElements`) were removed. */
   flattened: boolean;
+}
+
+export interface NestingOptions {
+  /**
+   * Elements kept at most: later start tags (and their end tags) are removed too, their text kept, so a
+   * page of a million tiny elements parses as a few long text nodes. Default: no limit.
+   */
+  maxElements?: number | undefined;
 }
 
 /**
  * Keep hostile nesting (100 000 `<div>`s) away from the DOM. The parser's open-element stack, the DOM
  * and every recursive consumer (Readability, the Markdown writer) slow down or overflow on such trees,
- * so one linear scan simulates the parser's stack — void elements, raw-text elements, comments and the
- * implied end tags of htmlparser2 (which linkedom uses) — and drops the tags of elements nested deeper
- * than `maxDepth`, keeping their text. Ordinary pages come back unchanged.
+ * so one linear pass replays what htmlparser2 (which linkedom uses) will do with the tags — its tokenizer
+ * (`scanTags`), its open-element stack with implied end tags, void and self-closing elements — and drops
+ * every start tag that would put an element deeper than `maxDepth`, keeping the text. The end tags of the
+ * dropped elements go too, so the rest of the page keeps its structure. Ordinary pages come back unchanged.
+ *
+ * The replay is exact for the tags that are kept, so no markup trick can take the parsed tree deeper
+ * than `maxDepth` open elements (plus void leaves).
  */
-export function limitNesting(html: string, maxDepth: number): NestingResult {
-  const stack: StackEntry[] = [];
+export function limitNesting(html: string, maxDepth: number, options: NestingOptions = {}): NestingResult {
+  const maxElements = options.maxElements ?? Number.POSITIVE_INFINITY;
+  let elements = 0;
+  const tree = new ParserStack();
+  /** Elements dropped, innermost last: all nested inside the tree's innermost element (or past the cap). */
+  const dropped = new NameStack();
   const cuts: Array<[start: number, end: number]> = [];
   let deepest = 0;
-  let foreign = 0;
-  TAG_START.lastIndex = 0;
-  for (let match = TAG_START.exec(html); match; match = TAG_START.exec(html)) {
-    const start = match.index;
-    const name = match[2]?.toLowerCase();
-    if (name === undefined) {
-      // Comment, doctype, CDATA or processing instruction.
-      TAG_START.lastIndex = skipTo(html, match[0] === '<!--' ? '-->' : '>', start + match[0].length);
+  for (const tag of scanTags(html)) {
+    if (tag.kind === 'end') {
+      if (dropped.popTo(tag.name)) cuts.push([tag.start, tag.end]);
+      else if (tree.close(tag.name) && dropped.size > 0) dropped.clear();
       continue;
     }
-    const end = findTagEnd(html, start + match[0].length);
-    TAG_START.lastIndex = end;
-    if (match[1] === '/') {
-      const entry = popTo(stack, name);
-      if (entry && !entry.kept) cuts.push([start, end]);
-      if (entry && FOREIGN_ELEMENTS.has(name)) foreign -= 1;
-      continue;
+    if (dropped.size > 0) dropped.popImplied(tag.name);
+    const end = tag.rawText?.end ?? tag.end;
+    if (dropped.size === 0 && elements < maxElements && tree.depthAfterOpening(tag.name) <= maxDepth) {
+      elements += 1;
+      tree.open(tag.name, tag.selfClosing);
+      if (tag.rawText?.endTagName !== undefined) tree.close(tag.rawText.endTagName);
+    } else {
+      cuts.push([tag.start, end]);
+      const closed = tag.selfClosing && (tree.inForeignContent || dropped.hasForeign());
+      if (!VOID_ELEMENTS.has(tag.name) && !tag.rawText && !closed) dropped.push(tag.name);
     }
-    closeImplied(stack, name);
-    if (VOID_ELEMENTS.has(name) || (foreign > 0 && html.charCodeAt(end - 2) === SLASH)) continue;
-    const kept = stack.length < maxDepth;
-    if (RAW_TEXT_ELEMENTS.has(name)) {
-      const closeEnd = skipTo(html, '>', indexOfClose(html, name, end));
-      if (!kept) cuts.push([start, closeEnd]);
-      TAG_START.lastIndex = closeEnd;
-      continue;
-    }
-    if (!kept) cuts.push([start, end]);
-    if (FOREIGN_ELEMENTS.has(name)) foreign += 1;
-    stack.push({ name, kept });
-    if (stack.length > deepest) deepest = stack.length;
+    deepest = Math.max(deepest, tree.depth + dropped.size);
   }
   return {
     html: cuts.length > 0 ? applyCuts(html, cuts) : html,
@@ -56,16 +61,7 @@ export function limitNesting(html: string, maxDepth: number): NestingResult {
   };
 }
 
-interface StackEntry {
-  name: string;
-  kept: boolean;
-}
-
-const TAG_START = /<(?:!--|(\/?)([a-zA-Z][^\s/>]*)|[!?])/g;
-const SLASH = 0x2f;
-/** A close tag is matched against at most this many open elements (the parser searches the whole stack). */
-const CLOSE_SEARCH_LIMIT = 1024;
-
+/** htmlparser2's `voidElements`: never on the stack. */
 const VOID_ELEMENTS = new Set([
   'area',
   'base',
@@ -87,8 +83,19 @@ const VOID_ELEMENTS = new Set([
   'track',
   'wbr',
 ]);
-const RAW_TEXT_ELEMENTS = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
+/** Where `/>` closes an element (htmlparser2's foreign context), and the elements that switch it off again. */
 const FOREIGN_ELEMENTS = new Set(['svg', 'math']);
+const HTML_INTEGRATION_ELEMENTS = new Set([
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'annotation-xml',
+  'foreignobject',
+  'desc',
+  'title',
+]);
 
 const P = ['p'];
 const FORM_CONTROLS = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
@@ -146,55 +153,96 @@ const IMPLIED_CLOSE = new Map<string, ReadonlySet<string>>(
   }).map(([name, closes]) => [name, new Set(closes)]),
 );
 
-function closeImplied(stack: StackEntry[], name: string): void {
-  const closes = IMPLIED_CLOSE.get(name);
-  if (!closes) return;
-  while (stack.length > 0 && closes.has(stack[stack.length - 1]!.name)) stack.pop();
-}
+/** A stack of element names with a count per name, so looking for an open element costs nothing when it is absent. */
+class NameStack {
+  readonly names: string[] = [];
+  private readonly counts = new Map<string, number>();
 
-function popTo(stack: StackEntry[], name: string): StackEntry | undefined {
-  const lowest = Math.max(0, stack.length - CLOSE_SEARCH_LIMIT);
-  for (let index = stack.length - 1; index >= lowest; index -= 1) {
-    if (stack[index]!.name === name) {
-      const entry = stack[index];
-      stack.length = index;
-      return entry;
-    }
+  get size(): number {
+    return this.names.length;
   }
-  return undefined;
-}
 
-/** Index just after the `>` that ends a tag, honouring quoted attribute values. */
-function findTagEnd(html: string, from: number): number {
-  let index = from;
-  while (index < html.length) {
-    const character = html[index];
-    if (character === '>') return index + 1;
-    if (character === '=') {
-      index += 1;
-      while (index < html.length && /\s/.test(html[index]!)) index += 1;
-      const quote = html[index];
-      if (quote === '"' || quote === "'") index = skipTo(html, quote, index + 1) - 1;
-    }
-    index += 1;
+  get top(): string | undefined {
+    return this.names[this.names.length - 1];
   }
-  return html.length;
+
+  has(name: string): boolean {
+    return (this.counts.get(name) ?? 0) > 0;
+  }
+
+  hasForeign(): boolean {
+    return this.has('svg') || this.has('math');
+  }
+
+  push(name: string): void {
+    this.names.push(name);
+    this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+  }
+
+  pop(): void {
+    const name = this.names.pop();
+    if (name !== undefined) this.counts.set(name, (this.counts.get(name) ?? 1) - 1);
+  }
+
+  /** Pop up to and including the innermost `name`; false (and nothing popped) when it is not open. */
+  popTo(name: string): boolean {
+    if (!this.has(name)) return false;
+    while (this.top !== name) this.pop();
+    this.pop();
+    return true;
+  }
+
+  /** The end tags implied by opening `name` (`<p>` closes an open `<p>`, `<li>` an open `<li>`, …). */
+  popImplied(name: string): void {
+    const closes = IMPLIED_CLOSE.get(name);
+    while (closes && this.top !== undefined && closes.has(this.top)) this.pop();
+  }
+
+  clear(): void {
+    this.names.length = 0;
+    this.counts.clear();
+  }
 }
 
-/** Index just after the next `marker` at or after `from`, or the end of the text. */
-function skipTo(html: string, marker: string, from: number): number {
-  const found = html.indexOf(marker, from);
-  return found === -1 ? html.length : found + marker.length;
-}
+/** htmlparser2's `Parser` in HTML mode, reduced to its open-element stack and foreign context. */
+class ParserStack {
+  private readonly stack = new NameStack();
+  /** htmlparser2's `foreignContext`, innermost last: pushed by svg/math and the integration points. */
+  private readonly foreign: boolean[] = [false];
 
-const CLOSE_TAGS = new Map(
-  [...RAW_TEXT_ELEMENTS].map((name) => [name, new RegExp(`</${name}(?=[\\s/>])`, 'gi')]),
-);
+  get depth(): number {
+    return this.stack.size;
+  }
 
-function indexOfClose(html: string, name: string, from: number): number {
-  const pattern = CLOSE_TAGS.get(name)!;
-  pattern.lastIndex = from;
-  return pattern.exec(html)?.index ?? html.length;
+  get inForeignContent(): boolean {
+    return this.foreign[this.foreign.length - 1] === true;
+  }
+
+  /** Open elements once `<name>` is read (its implied end tags first). */
+  depthAfterOpening(name: string): number {
+    const closes = IMPLIED_CLOSE.get(name);
+    let depth = this.stack.size;
+    while (closes && depth > 0 && closes.has(this.stack.names[depth - 1]!)) depth -= 1;
+    return VOID_ELEMENTS.has(name) ? depth : depth + 1;
+  }
+
+  open(name: string, selfClosing: boolean): void {
+    this.stack.popImplied(name);
+    if (VOID_ELEMENTS.has(name)) return;
+    this.stack.push(name);
+    if (FOREIGN_ELEMENTS.has(name)) this.foreign.push(true);
+    else if (HTML_INTEGRATION_ELEMENTS.has(name)) this.foreign.push(false);
+    // The foreign context is not popped for a self-closed element: htmlparser2 does not either.
+    if (selfClosing && this.inForeignContent && this.stack.top === name) this.stack.pop();
+  }
+
+  /** Apply an end tag; true when it closed elements. */
+  close(name: string): boolean {
+    if (FOREIGN_ELEMENTS.has(name) || HTML_INTEGRATION_ELEMENTS.has(name)) this.foreign.pop();
+    if (VOID_ELEMENTS.has(name)) return false;
+    // A stray `</p>` makes an empty `<p>` (a leaf, like `</br>`): the depth of open elements is unchanged.
+    return this.stack.popTo(name);
+  }
 }
 
 function applyCuts(html: string, cuts: ReadonlyArray<[number, number]>): string {

@@ -30,7 +30,8 @@ export const renderHeading: ElementRenderer = (element, sink, context) => {
 /** `- item` / `1. item` lines; nested lists and extra paragraphs are indented under their item. */
 export const renderList: ElementRenderer = (element, sink, context) => {
   const ordered = element.localName === 'ol';
-  let number = ordered ? listStart(element) : 0;
+  const reversed = ordered && element.hasAttribute('reversed');
+  let number = ordered ? listStart(element, reversed) : 0;
   const items: string[] = [];
   for (let child = element.firstChild; child; child = child.nextSibling) {
     const content = listItemContent(child, context);
@@ -40,7 +41,7 @@ export const renderList: ElementRenderer = (element, sink, context) => {
       continue;
     }
     const marker = ordered ? `${number}.` : '-';
-    number += 1;
+    number = reversed ? Math.max(0, number - 1) : number + 1;
     items.push(indent(content, ' '.repeat(marker.length + 1), `${marker} `));
   }
   pushBlock(sink, context, items.join('\n'));
@@ -67,9 +68,11 @@ function isList(node: DomNode): boolean {
   return node.nodeName === 'UL' || node.nodeName === 'OL';
 }
 
-function listStart(list: DomElement): number {
+/** The first item's number: `start`, else 1 (or, counting down in a `reversed` list, the number of items). */
+function listStart(list: DomElement, reversed: boolean): number {
   const start = Number.parseInt(list.getAttribute('start') ?? '', 10);
-  return Number.isFinite(start) && start >= 0 && start < 1e9 ? start : 1;
+  if (Number.isFinite(start) && start >= 0 && start < 1e9) return start;
+  return reversed ? Math.max(1, [...list.children].filter((child) => child.localName === 'li').length) : 1;
 }
 
 /** Prefix the first line with `first` and indent the other non-empty lines with `rest`. */

@@ -17,8 +17,14 @@ export const renderTable: ElementRenderer = (table, sink, context) => {
     elementChildren(row).filter((cell) => cell.localName === 'td' || cell.localName === 'th'),
   );
   if (isLayoutTable(table, cellRows)) {
-    for (const cells of cellRows) for (const cell of cells) context.renderChildren(cell, sink);
-    return flush(sink, context);
+    // Each cell is a block of its own: run together, the last word of one would fuse with the next.
+    for (const cells of cellRows) {
+      for (const cell of cells) {
+        context.renderChildren(cell, sink);
+        flush(sink, context);
+      }
+    }
+    return;
   }
   const grid = cellRows.map((cells) => cells.flatMap((cell) => spannedCell(cell, cellText(cell, context))));
   const width = Math.min(

@@ -1,8 +1,27 @@
 import { renderContent } from '../../content/render-content.ts';
+import type { ContentInput } from '../../content/types.ts';
+import { isPeriscopeError } from '../../errors.ts';
 import { throwForStatus } from '../../net/http-status.ts';
 import type { FetchBackend } from '../fetch-backend.ts';
 
-const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,application/json;q=0.9,text/plain;q=0.8,*/*;q=0.5';
+/**
+ * Markdown first: sites that can serve it (Cloudflare's "Markdown for Agents", docs sites, llms.txt-style
+ * endpoints) send it instead of HTML, and it passes through untouched; everyone else sends HTML.
+ */
+export const ACCEPT =
+  'text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, application/json;q=0.8, text/plain;q=0.7, */*;q=0.5';
+
+/** Bot challenges (Cloudflare, CAPTCHA walls) usually come with one of these statuses. */
+const CHALLENGE_STATUSES = new Set([403, 429, 503]);
+
+/** A challenge page is BLOCKED_BY_SITE (a browser may get through), not a plain HTTP error. */
+async function throwIfChallenge(input: ContentInput): Promise<void> {
+  try {
+    await renderContent(input);
+  } catch (error) {
+    if (isPeriscopeError(error) && error.code === 'BLOCKED_BY_SITE') throw error;
+  }
+}
 
 /** The floor of every fetch chain: the guarded HTTP client and the local content pipeline. */
 export function createLocalFetchBackend(): FetchBackend {
@@ -13,14 +32,17 @@ export function createLocalFetchBackend(): FetchBackend {
         signal: context.signal,
         headers: { accept: ACCEPT },
       });
-      throwForStatus(response);
-      const content = await renderContent({
+      const input = {
         url: response.finalUrl,
         headers: response.headers,
         body: response.body,
         mode: request.mode,
         limits: request.limits,
-      });
+        signal: context.signal,
+      };
+      if (CHALLENGE_STATUSES.has(response.status)) await throwIfChallenge(input);
+      throwForStatus(response);
+      const content = await renderContent(input);
       return { url: response.url, finalUrl: response.finalUrl, status: response.status, content };
     },
   };

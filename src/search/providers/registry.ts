@@ -1,4 +1,17 @@
 import type { SearchProvider } from '../types.ts';
+import { braveSearchProvider } from './brave.ts';
+import { duckduckgoSearchProvider } from './duckduckgo.ts';
+import { exaSearchProvider } from './exa.ts';
+import { firecrawlSearchProvider } from './firecrawl.ts';
+import { googleCseSearchProvider } from './google-cse.ts';
+import { infoquestSearchProvider } from './infoquest.ts';
+import { jinaSearchProvider } from './jina.ts';
+import { kagiSearchProvider } from './kagi.ts';
+import { searxngSearchProvider } from './searxng.ts';
+import { serpapiSearchProvider } from './serpapi.ts';
+import { serperSearchProvider } from './serper.ts';
+import { tavilySearchProvider } from './tavily.ts';
+import { wikipediaSearchProvider } from './wikipedia.ts';
 
 /**
  * Every built-in provider, keyed by id. One line per provider; the order here is not the chain order
@@ -7,5 +20,18 @@ import type { SearchProvider } from '../types.ts';
 export const BUILT_IN_PROVIDERS: ReadonlyMap<string, SearchProvider> = new Map<string, SearchProvider>(
   [
     // Each provider file adds itself here.
+    duckduckgoSearchProvider,
+    wikipediaSearchProvider,
+    braveSearchProvider,
+    tavilySearchProvider,
+    searxngSearchProvider,
+    jinaSearchProvider,
+    kagiSearchProvider,
+    exaSearchProvider,
+    serperSearchProvider,
+    firecrawlSearchProvider,
+    infoquestSearchProvider,
+    serpapiSearchProvider,
+    googleCseSearchProvider,
   ].map((provider: SearchProvider) => [provider.id, provider]),
 );

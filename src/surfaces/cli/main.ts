@@ -4,6 +4,8 @@ import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from './cli-error.ts
 import { configCommand } from './commands/config-show.ts';
 import { extractCommand } from './commands/extract.ts';
 import { fetchCommand } from './commands/fetch.ts';
+import { imagesCommand, searchCommand } from './commands/search.ts';
+import { statusCommand } from './commands/status.ts';
 import { type CliIo, processIo, writeLine } from './io.ts';
 
 const HELP = `periscope — safe web access for LLM agents
@@ -11,9 +13,12 @@ const HELP = `periscope — safe web access for LLM agents
 Usage: periscope <command> [options]
 
 Commands:
+  search <query…>     search the web through the provider chain (fallback on failure)
+  images <query…>     search for images
   fetch <url>         read a web page as markdown or text (guarded against private addresses)
   extract [file|-]    offline: HTML from a file or stdin → main content
   config show         print the effective configuration, secrets redacted
+  status              search providers: chain, keys present, health, quota
 
 Options:
   -h, --help          help (also 'periscope <command> --help')
@@ -22,9 +27,12 @@ Options:
 Exit codes: 0 ok, 1 tool error, 2 usage or config error.`;
 
 const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
+  search: searchCommand,
+  images: imagesCommand,
   fetch: fetchCommand,
   extract: extractCommand,
   config: configCommand,
+  status: statusCommand,
 };
 
 /** Run the CLI; returns the exit code. Never throws for a user mistake. */

@@ -1,0 +1,87 @@
+import { PeriscopeError, type ProviderAttempt, toPeriscopeError } from '../errors.ts';
+import type { HttpFetch } from '../net/types.ts';
+import type { Pacer } from './pacing.ts';
+import type { ProviderContext, ProviderSettings } from './types.ts';
+
+/** One provider's part in a call, as `data.attempts` reports it. */
+export type SearchAttempt = ProviderAttempt;
+
+export interface AttemptSettings {
+  id: string;
+  pacer: Pacer;
+  httpFetch: HttpFetch;
+  settings: ProviderSettings;
+  /** The caller's signal (cancellation). */
+  signal: AbortSignal;
+  /** Deadline for the request itself, after its turn came. */
+  timeoutMs: number;
+  /** Longest wait for a turn before giving up on this provider. */
+  maxQueueMs: number;
+}
+
+/**
+ * Run one provider call: wait for its turn, then call it with a signal that also fires at the deadline (its
+ * reason a TIMEOUT error, so providers can report the timeout rather than a cancellation). A provider that ignores
+ * the signal is given up on at the deadline anyway.
+ */
+export async function runAttempt<T>(
+  attempt: AttemptSettings,
+  call: (context: ProviderContext) => Promise<T>,
+): Promise<{ value: T; queuedMs: number }> {
+  const queuedAt = performance.now();
+  const release = await attempt.pacer.acquire(attempt.signal, attempt.maxQueueMs);
+  const queuedMs = performance.now() - queuedAt;
+  // One controller for the provider: aborted by the caller's signal or at the deadline (AbortSignal.any would do,
+  // at the price of a WeakRef and a FinalizationRegistry entry per call).
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const onCallerAbort = () => controller.abort(attempt.signal.reason);
+  if (attempt.signal.aborted) onCallerAbort();
+  else attempt.signal.addEventListener('abort', onCallerAbort, { once: true });
+  try {
+    const value = await new Promise<T>((resolve, reject) => {
+      if (controller.signal.aborted) return reject(controller.signal.reason);
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(timeoutError(attempt));
+      }, attempt.timeoutMs);
+      const context = { fetch: attempt.httpFetch, signal: controller.signal, settings: attempt.settings };
+      // A provider that throws synchronously or returns a plain value is handled like one that rejects/resolves.
+      Promise.resolve()
+        .then(() => call(context))
+        .then(resolve, reject);
+    });
+    return { value, queuedMs };
+  } catch (error) {
+    if (timedOut && !attempt.signal.aborted) throw controller.signal.reason;
+    if (attempt.signal.aborted)
+      throw new PeriscopeError('ABORTED', 'The call was cancelled.', { cause: error });
+    throw toPeriscopeError(error);
+  } finally {
+    clearTimeout(timer);
+    attempt.signal.removeEventListener('abort', onCallerAbort);
+    release();
+  }
+}
+
+function timeoutError(attempt: AttemptSettings): PeriscopeError {
+  return new PeriscopeError(
+    'TIMEOUT',
+    `${attempt.id} did not answer within ${attempt.timeoutMs} ms (search.timeoutMs)`,
+    {
+      details: {
+        provider: attempt.id,
+        phase: 'total',
+        limit: 'search.timeoutMs',
+        limitValue: attempt.timeoutMs,
+      },
+    },
+  );
+}
+
+/** `brave: rate limited (HTTP 429)` → `rate limited (HTTP 429)`: the attempt already names the provider. */
+export function withoutProviderPrefix(id: string, message: string): string {
+  return message.startsWith(`${id}: `) ? message.slice(id.length + 2) : message;
+}

@@ -1,0 +1,80 @@
+import { toPeriscopeError } from '../errors.ts';
+import type { HttpFetch } from '../net/types.ts';
+import { runAttempt, withoutProviderPrefix } from './attempt.ts';
+import type { HealthSnapshot } from './provider-health.ts';
+import type { ProviderState } from './provider-state.ts';
+import type { QuotaInfo, SearchProvider } from './types.ts';
+
+/** One provider as `periscope status` shows it. */
+export interface ProviderStatus {
+  id: string;
+  builtIn: boolean;
+  enabled: boolean;
+  /** 1-based place in the web chain, when it is in it. */
+  position?: number;
+  inChain: boolean;
+  inImageChain: boolean;
+  configured: boolean;
+  /** `env BRAVE_API_KEY`, `config`, `keyless`, `missing (BRAVE_API_KEY)`. */
+  credentials: string;
+  supports: Array<'web' | 'images'>;
+  minIntervalMs: number;
+  maxConcurrent?: number;
+  health: HealthSnapshot;
+  /** Live (from the provider's quota endpoint) or from the last response's headers. */
+  quota?: QuotaInfo;
+  quotaError?: string;
+}
+
+export interface StatusContext {
+  webChain: readonly string[];
+  imageChain: readonly string[];
+  /** Ask the provider's quota endpoint (configured, enabled providers that have one). */
+  quota: boolean;
+  signal: AbortSignal;
+  httpFetch: HttpFetch;
+  timeoutMs: number;
+}
+
+export async function providerStatus(state: ProviderState, context: StatusContext): Promise<ProviderStatus> {
+  const { provider } = state;
+  const position = context.webChain.indexOf(provider.id);
+  const status: ProviderStatus = {
+    id: provider.id,
+    builtIn: state.builtIn,
+    enabled: state.enabled,
+    ...(position === -1 ? {} : { position: position + 1 }),
+    inChain: position !== -1,
+    inImageChain: context.imageChain.includes(provider.id),
+    configured: state.configured,
+    credentials: state.credentials,
+    supports: [
+      ...(provider.search ? (['web'] as const) : []),
+      ...(provider.searchImages ? (['images'] as const) : []),
+    ],
+    minIntervalMs: state.minIntervalMs,
+    ...(state.maxConcurrent === undefined ? {} : { maxConcurrent: state.maxConcurrent }),
+    health: state.health.snapshot(),
+  };
+  if (status.health.quota) status.quota = status.health.quota;
+  const quota = provider.quota as SearchProvider['quota'];
+  if (!context.quota || !quota || !state.configured || !state.enabled) return status;
+  try {
+    const { value } = await runAttempt(
+      {
+        id: provider.id,
+        pacer: state.pacer,
+        httpFetch: context.httpFetch,
+        settings: state.settings,
+        signal: context.signal,
+        timeoutMs: context.timeoutMs,
+        maxQueueMs: context.timeoutMs,
+      },
+      (attemptContext) => quota.call(provider, attemptContext),
+    );
+    status.quota = value;
+  } catch (error) {
+    status.quotaError = withoutProviderPrefix(provider.id, toPeriscopeError(error).message);
+  }
+  return status;
+}

@@ -1,0 +1,278 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  expectProviderError,
+  jsonReply,
+  runProviderFailureSuite,
+  standInContext,
+  startProviderStandIn,
+} from '../../testing/provider-stand-in.ts';
+import { braveSearchProvider as brave, braveSearchLanguage } from './brave.ts';
+
+const settings = { apiKey: 'BSA-test-key-1234' };
+
+/** Written in the recorded format (web.results[] with description, page_age; mixed, query). */
+const webBody = {
+  type: 'search',
+  query: { original: 'node sqlite', more_results_available: true },
+  mixed: { type: 'mixed', main: [{ type: 'web', index: 0, all: false }], top: [], side: [] },
+  web: {
+    type: 'search',
+    family_friendly: true,
+    results: [
+      {
+        type: 'search_result',
+        title: 'SQLite | Node.js v24 Documentation',
+        url: 'https://nodejs.org/api/sqlite.html',
+        description: 'The <strong>node:sqlite</strong> module facilitates working with SQLite &amp; friends.',
+        page_age: '2025-04-02T10:00:00',
+        age: '2 days ago',
+        meta_url: { scheme: 'https', netloc: 'nodejs.org', hostname: 'nodejs.org', path: '› api' },
+      },
+      {
+        type: 'search_result',
+        title: 'Using SQLite in Node',
+        url: 'https://example.org/sqlite',
+        description: 'A guide.',
+      },
+      { type: 'search_result', title: 'No URL here', description: 'dropped' },
+    ],
+  },
+};
+
+test('brave web search: normalised results, quota from the rate-limit headers, and the request sent', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply(webBody, 200, {
+      'x-ratelimit-limit': '1, 15000',
+      'x-ratelimit-policy': '1;w=1, 15000;w=2592000',
+      'x-ratelimit-remaining': '0, 14000',
+      'x-ratelimit-reset': '1, 86400',
+    }),
+  );
+  try {
+    const before = Date.now();
+    const response = await brave.search!(
+      { query: 'node sqlite', count: 5, freshness: 'week', region: 'de', language: 'DE' },
+      standInContext(server, settings),
+    );
+    assert.deepEqual(response.results, [
+      {
+        title: 'SQLite | Node.js v24 Documentation',
+        url: 'https://nodejs.org/api/sqlite.html',
+        snippet: 'The node:sqlite module facilitates working with SQLite & friends.',
+        publishedAt: '2025-04-02T10:00:00',
+      },
+      { title: 'Using SQLite in Node', url: 'https://example.org/sqlite', snippet: 'A guide.' },
+    ]);
+    assert.equal(response.warnings, undefined);
+    assert.equal(response.quota?.remaining, 14_000);
+    assert.equal(response.quota?.limit, 15_000);
+    const resetsAt = Date.parse(response.quota?.resetsAt ?? '');
+    assert.ok(resetsAt >= before + 86_400_000 && resetsAt <= Date.now() + 86_400_000);
+
+    const [call] = server.calls;
+    assert.equal(server.calls.length, 1);
+    assert.equal(call?.method, 'GET');
+    assert.equal(call?.url.pathname, '/res/v1/web/search');
+    assert.equal(call?.headers['x-subscription-token'], 'BSA-test-key-1234');
+    assert.equal(call?.headers.accept, 'application/json');
+    assert.equal(call?.headers.authorization, undefined);
+    assert.deepEqual(Object.fromEntries(call?.url.searchParams ?? []), {
+      q: 'node sqlite',
+      count: '5',
+      freshness: 'pw',
+      country: 'DE',
+      search_lang: 'de',
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test('brave web search: an empty answer (no web section) is an empty result list', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply({ type: 'search', query: { original: 'zxqv' }, mixed: { main: [] } }),
+  );
+  try {
+    const response = await brave.search!({ query: 'zxqv', count: 5 }, standInContext(server, settings));
+    assert.deepEqual(response.results, []);
+    assert.equal(server.calls[0]?.url.searchParams.get('freshness'), null);
+  } finally {
+    await server.close();
+  }
+});
+
+test('brave image search: properties.url is the image, url the page; filters it cannot apply are warnings', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply({
+      type: 'images',
+      query: { original: 'mountain lake', altered: null, spellcheck_off: false },
+      results: [
+        {
+          type: 'image_result',
+          title: 'Mountain lake at dawn',
+          url: 'https://example.com/lake',
+          source: 'example.com',
+          thumbnail: { src: 'https://imgs.search.brave.com/thumb1', width: 200, height: 150 },
+          properties: { url: 'https://example.com/lake.jpg', placeholder: 'x', width: 1920, height: 1080 },
+          confidence: 'high',
+        },
+        { type: 'image_result', title: 'No properties', url: 'https://example.com/none' },
+      ],
+      extra: { might_be_offensive: false },
+    }),
+  );
+  try {
+    const response = await brave.searchImages!(
+      { query: 'mountain lake', count: 4, size: 'large' },
+      standInContext(server, settings),
+    );
+    assert.deepEqual(response.results, [
+      {
+        title: 'Mountain lake at dawn',
+        imageUrl: 'https://example.com/lake.jpg',
+        thumbnailUrl: 'https://imgs.search.brave.com/thumb1',
+        sourceUrl: 'https://example.com/lake',
+        width: 1920,
+        height: 1080,
+      },
+    ]);
+    assert.deepEqual(response.warnings, ['brave does not support size (large ignored)']);
+    const [call] = server.calls;
+    assert.equal(call?.url.pathname, '/res/v1/images/search');
+    assert.equal(call?.headers['x-subscription-token'], 'BSA-test-key-1234');
+    assert.deepEqual(Object.fromEntries(call?.url.searchParams ?? []), { q: 'mountain lake', count: '4' });
+  } finally {
+    await server.close();
+  }
+});
+
+test('brave 429 without Retry-After: the exhausted window of X-RateLimit-Reset gives the wait', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply(
+      {
+        type: 'ErrorResponse',
+        error: {
+          status: 429,
+          code: 'RATE_LIMITED',
+          detail: 'Request rate limit exceeded for plan',
+          meta: { plan: 'Free', rate_limit: 1, rate_current: 1, quota_limit: 2000, quota_current: 15 },
+        },
+      },
+      429,
+      { 'x-ratelimit-remaining': '0, 1985', 'x-ratelimit-reset': '1, 1419704' },
+    ),
+  );
+  try {
+    await expectProviderError(brave.search!({ query: 'q', count: 3 }, standInContext(server, settings)), {
+      code: 'RATE_LIMITED',
+      reason: 'rate-limited',
+      retryAfterMs: 1_000,
+      message: ['Request rate limit exceeded for plan'],
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test('brave 400 OPTION_NOT_IN_PLAN is an HTTP_STATUS error naming the option problem, not a key problem', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply(
+      {
+        type: 'ErrorResponse',
+        error: {
+          status: 400,
+          code: 'OPTION_NOT_IN_PLAN',
+          detail: 'The option is not subscribed in the plan.',
+          meta: { component: 'authentication' },
+        },
+      },
+      400,
+    ),
+  );
+  try {
+    const error = await expectProviderError(
+      brave.search!({ query: 'q', count: 3 }, standInContext(server, settings)),
+      { code: 'HTTP_STATUS', retryable: false, status: 400, message: ['OPTION_NOT_IN_PLAN'] },
+    );
+    assert.equal(error.details.reason, undefined);
+  } finally {
+    await server.close();
+  }
+});
+
+test('brave 429 behind an HTML challenge page keeps the page out of the message', async () => {
+  const server = await startProviderStandIn(() => ({
+    status: 429,
+    headers: { 'content-type': 'text/html', 'retry-after': '3' },
+    body: '<html><title>Just a moment...</title><script>challenge()</script></html>',
+  }));
+  try {
+    const error = await expectProviderError(
+      brave.search!({ query: 'q', count: 3 }, standInContext(server, settings)),
+      { code: 'RATE_LIMITED', retryAfterMs: 3_000 },
+    );
+    assert.ok(!error.message.includes('<'), error.message);
+  } finally {
+    await server.close();
+  }
+});
+
+test("brave search_lang: region subtags dropped, Brave's own codes for Japanese and Chinese", () => {
+  assert.equal(braveSearchLanguage('de-AT'), 'de');
+  assert.equal(braveSearchLanguage('ja'), 'jp');
+  assert.equal(braveSearchLanguage('zh-TW'), 'zh-hant');
+  assert.equal(braveSearchLanguage('zh'), 'zh-hans');
+  assert.equal(braveSearchLanguage('pt_BR'), 'pt-br');
+  assert.equal(braveSearchLanguage('EN'), 'en');
+});
+
+runProviderFailureSuite({
+  provider: brave,
+  settings,
+  invalidKey: {
+    reply: jsonReply(
+      {
+        type: 'ErrorResponse',
+        error: {
+          code: 'SUBSCRIPTION_TOKEN_INVALID',
+          detail: 'The provided subscription token is invalid.',
+          meta: { component: 'authentication' },
+          status: 422,
+        },
+      },
+      422,
+    ),
+    message: 'The provided subscription token is invalid.',
+  },
+  rateLimitedBody: {
+    type: 'ErrorResponse',
+    error: { status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan', meta: {} },
+  },
+  quota: {
+    reply: jsonReply(
+      {
+        type: 'ErrorResponse',
+        error: {
+          status: 429,
+          code: 'RATE_LIMITED',
+          detail: 'Request rate limit exceeded for plan',
+          meta: { plan: 'Free', rate_limit: 1, rate_current: 0, quota_limit: 2000, quota_current: 2000 },
+        },
+      },
+      429,
+    ),
+    message: 'used up',
+  },
+});
+
+runProviderFailureSuite({
+  provider: brave,
+  settings,
+  label: 'images',
+  call: (context) => brave.searchImages!({ query: 'lion', count: 3 }, context),
+  rateLimitedBody: {
+    type: 'ErrorResponse',
+    error: { status: 429, code: 'RATE_LIMITED', detail: 'slow down' },
+  },
+});

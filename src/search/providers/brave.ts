@@ -1,0 +1,129 @@
+import type { ProviderErrorRules } from '../provider-errors.ts';
+import { quotaFromHeaders } from '../provider-headers.ts';
+import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import {
+  asRecord,
+  firstResults,
+  imageResult,
+  records,
+  unsupportedImageFilters,
+  webResult,
+} from '../provider-text.ts';
+import type { Freshness, SearchProvider } from '../types.ts';
+
+const ID = 'brave';
+const KEY_ENV = ['BRAVE_API_KEY'] as const;
+const DEFAULT_BASE_URL = 'https://api.search.brave.com';
+const FRESHNESS: Record<Freshness, string> = { day: 'pd', week: 'pw', month: 'pm', year: 'py' };
+/** Brave's `search_lang` codes that are not the plain ISO 639-1 code. */
+const BRAVE_LANGUAGES: Record<string, string> = {
+  ja: 'jp',
+  zh: 'zh-hans',
+  'zh-cn': 'zh-hans',
+  'zh-sg': 'zh-hans',
+  'zh-tw': 'zh-hant',
+  'zh-hk': 'zh-hant',
+  'en-gb': 'en-gb',
+  'pt-br': 'pt-br',
+  'pt-pt': 'pt-pt',
+};
+
+/** `de-AT` → `de`, `ja` → `jp`, `zh-TW` → `zh-hant`, `pt-BR` → `pt-br` (Brave's search_lang list). */
+export function braveSearchLanguage(language: string): string {
+  const code = language.trim().toLowerCase().replace('_', '-');
+  const primary = code.split('-')[0] ?? code;
+  return BRAVE_LANGUAGES[code] ?? BRAVE_LANGUAGES[primary] ?? primary;
+}
+
+/**
+ * Brave's errors are `{type:"ErrorResponse", error:{code, detail, meta}}`. An invalid key is 422
+ * `SUBSCRIPTION_TOKEN_INVALID` (not 401); a 429 whose `meta.quota_current` reached `meta.quota_limit` is the monthly
+ * quota, not the per-second rate.
+ */
+const ERRORS: ProviderErrorRules = {
+  classify({ status, code, body }) {
+    const meta = asRecord(asRecord(asRecord(body)?.error)?.meta);
+    const quotaLimit = meta?.quota_limit;
+    const quotaCurrent = meta?.quota_current;
+    if (typeof quotaLimit === 'number' && typeof quotaCurrent === 'number' && quotaCurrent >= quotaLimit) {
+      return 'quota';
+    }
+    if (code !== undefined && /QUOTA/i.test(code)) return 'quota';
+    if (code === 'SUBSCRIPTION_TOKEN_INVALID' || meta?.component === 'authentication') {
+      return status === 400 ? 'other' : 'invalid-key';
+    }
+    return undefined;
+  },
+};
+
+/**
+ * Brave Search API: `GET /res/v1/web/search` and `/res/v1/images/search` with `X-Subscription-Token`.
+ * Rate-limit headers (`X-RateLimit-*`, per-second and per-month windows) become `quota`.
+ *
+ * minIntervalMs 1 100: the old Free plan allowed 1 request per second (FORMATS.md, chatwise #1296); the metered
+ * Search plan that replaced it in February 2026 allows 50 per second, so raise the pace in config for such keys.
+ */
+export const braveSearchProvider: SearchProvider = {
+  id: ID,
+  keyEnv: KEY_ENV,
+  minIntervalMs: 1_100,
+  isConfigured: hasApiKey,
+
+  async search(request, context) {
+    const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+    const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/res/v1/web/search', {
+      q: request.query,
+      count: Math.min(request.count, 20),
+      freshness: request.freshness === undefined ? undefined : FRESHNESS[request.freshness],
+      country: request.region?.toUpperCase(),
+      search_lang: request.language === undefined ? undefined : braveSearchLanguage(request.language),
+    });
+    const reply = await requestProviderJson(context, {
+      provider: ID,
+      url,
+      headers: { 'x-subscription-token': apiKey },
+      secrets: [apiKey],
+      errors: ERRORS,
+    });
+    const web = asRecord(jsonObject(ID, reply.body).web);
+    const results = records(web?.results).map((item) =>
+      webResult({ title: item.title, url: item.url, snippet: item.description, publishedAt: item.page_age }),
+    );
+    const quota = quotaFromHeaders(reply.headers);
+    return { results: firstResults(results, request.count), ...(quota ? { quota } : {}) };
+  },
+
+  async searchImages(request, context) {
+    const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+    const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/res/v1/images/search', {
+      q: request.query,
+      count: request.count,
+    });
+    const reply = await requestProviderJson(context, {
+      provider: ID,
+      url,
+      headers: { 'x-subscription-token': apiKey },
+      secrets: [apiKey],
+      errors: ERRORS,
+    });
+    const results = records(jsonObject(ID, reply.body).results).map((item) => {
+      const properties = asRecord(item.properties);
+      const thumbnail = asRecord(item.thumbnail);
+      return imageResult({
+        title: item.title,
+        imageUrl: properties?.url,
+        thumbnailUrl: thumbnail?.src,
+        sourceUrl: item.url,
+        width: properties?.width,
+        height: properties?.height,
+      });
+    });
+    const warnings = unsupportedImageFilters(ID, request);
+    const quota = quotaFromHeaders(reply.headers);
+    return {
+      results: firstResults(results, request.count),
+      ...(warnings.length > 0 ? { warnings } : {}),
+      ...(quota ? { quota } : {}),
+    };
+  },
+};

@@ -1,0 +1,275 @@
+// DuckDuckGo: keyless, scraped. Web search reads the HTML endpoint (POST html.duckduckgo.com/html/) and falls back
+// to the lite endpoint (POST lite.duckduckgo.com/lite/); image search takes a vqd token from duckduckgo.com and asks
+// i.js. A block — HTTP 202, 403/418, or the anti-bot page even when served with 200 — is BLOCKED_BY_SITE, never
+// "no results". Formats: ../shared/fixtures/providers/FORMATS.md, "DuckDuckGo".
+import { PeriscopeError } from '../../errors.ts';
+import { throwForStatus } from '../../net/http-status.ts';
+import type { HttpResponse } from '../../net/types.ts';
+import { redactUrl } from '../../net/url-policy.ts';
+import type {
+  ImageResult,
+  ImageSearchRequest,
+  ProviderContext,
+  ProviderResponse,
+  ProviderSettings,
+  SearchProvider,
+  SearchRequest,
+  SearchResult,
+} from '../types.ts';
+import {
+  blockMarkerIn,
+  extractVqd,
+  type PageReading,
+  readHtmlPage,
+  readImagesJson,
+  readLitePage,
+} from './duckduckgo-pages.ts';
+
+const ID = 'duckduckgo';
+const HTML_BASE_URL = 'https://html.duckduckgo.com';
+const LITE_BASE_URL = 'https://lite.duckduckgo.com';
+const IMAGES_BASE_URL = 'https://duckduckgo.com';
+const DECODER = new TextDecoder('utf-8');
+
+/** Statuses DuckDuckGo uses to turn automated queries away (duckduckgo_search v8.1.1 treats them so). */
+const BLOCK_STATUSES = new Set([202, 403, 418]);
+const FRESHNESS = { day: 'd', week: 'w', month: 'm', year: 'y' } as const;
+/** Region → DuckDuckGo `kl` (`us-en`, `de-de`, …) where the language is not the region code itself. */
+const REGION_LANGUAGE: Record<string, string> = Object.fromEntries(
+  'us:en gb:en uk:en au:en ca:en ie:en in:en nz:en za:en sg:en ph:en my:en at:de ch:de br:pt mx:es ar:es cl:es co:es pe:es cn:zh tw:tzh hk:tzh jp:jp kr:kr se:sv dk:da be:nl gr:el il:he ua:uk vn:vi cz:cs'
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
+type Surface = 'html' | 'lite';
+
+/**
+ * Settings (`providers.duckduckgo`): `baseUrl` is the HTML endpoint's origin and, unless they are given too, the
+ * lite and images origins as well (one stand-in serves all three in tests); extras `liteBaseUrl`,
+ * `imagesBaseUrl`, and `surface: auto | html | lite` (default auto: HTML, then lite when HTML fails).
+ */
+interface Endpoints {
+  html: string;
+  lite: string;
+  images: string;
+  surfaces: Surface[];
+}
+
+function endpoints(settings: ProviderSettings): Endpoints {
+  const base = typeof settings.baseUrl === 'string' ? settings.baseUrl.replace(/\/+$/, '') : undefined;
+  const origin = (name: string, fallback: string) => {
+    const value = settings[name];
+    return typeof value === 'string' && value !== '' ? value.replace(/\/+$/, '') : (base ?? fallback);
+  };
+  const surface = settings.surface;
+  return {
+    html: base ?? HTML_BASE_URL,
+    lite: origin('liteBaseUrl', LITE_BASE_URL),
+    images: origin('imagesBaseUrl', IMAGES_BASE_URL),
+    surfaces: surface === 'html' ? ['html'] : surface === 'lite' ? ['lite'] : ['html', 'lite'],
+  };
+}
+
+function regionCode(request: {
+  region?: string | undefined;
+  language?: string | undefined;
+}): string | undefined {
+  if (!request.region) return undefined;
+  const region = request.region.toLowerCase();
+  const language = request.language?.toLowerCase() ?? REGION_LANGUAGE[region] ?? region;
+  return `${region}-${language}`;
+}
+
+function blocked(message: string, details: Record<string, unknown>): PeriscopeError {
+  return new PeriscopeError('BLOCKED_BY_SITE', `${ID}: ${message}`, {
+    retryable: true,
+    details: { provider: ID, ...details },
+  });
+}
+
+/** Status check shared by every DuckDuckGo request: blocks first, then the usual 4xx/5xx mapping. */
+function checkStatus(response: HttpResponse, method: string): void {
+  if (BLOCK_STATUSES.has(response.status) || (response.status > 200 && response.status < 300)) {
+    throw blocked(
+      `${method} ${redactUrl(response.finalUrl)} answered ${response.status} ${response.statusText}`.trimEnd() +
+        ': DuckDuckGo is turning automated queries away from this address',
+      { url: redactUrl(response.finalUrl), status: response.status, reason: 'status' },
+    );
+  }
+  throwForStatus(response, { provider: ID, method });
+}
+
+async function searchSurface(
+  surface: Surface,
+  request: SearchRequest,
+  context: ProviderContext,
+  base: string,
+): Promise<SearchResult[]> {
+  const form = new URLSearchParams({ q: request.query });
+  if (surface === 'html') form.set('b', '');
+  const kl = regionCode(request);
+  if (kl) form.set('kl', kl);
+  if (request.freshness) form.set('df', FRESHNESS[request.freshness]);
+  const url = `${base}/${surface}/`;
+  const response = await context.fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'text/html,application/xhtml+xml',
+      referer: `${base}/`,
+    },
+    body: form.toString(),
+    signal: context.signal,
+    trusted: true,
+  });
+  checkStatus(response, 'POST');
+  const body = DECODER.decode(response.body);
+  const reading: PageReading = surface === 'html' ? await readHtmlPage(body) : await readLitePage(body);
+  switch (reading.kind) {
+    case 'results':
+      return reading.results;
+    case 'no-results':
+      return [];
+    case 'blocked':
+      throw blocked(`POST ${redactUrl(url)} returned the anti-bot challenge page (${reading.marker})`, {
+        url: redactUrl(url),
+        status: response.status,
+        reason: 'challenge',
+        marker: reading.marker,
+      });
+    case 'unrecognised':
+      throw blocked(
+        `POST ${redactUrl(url)} returned a page with neither results nor a no-results notice (an unknown challenge, or a changed layout)`,
+        { url: redactUrl(url), status: response.status, reason: 'unrecognised-page' },
+      );
+  }
+}
+
+/** Worth trying the other surface: blocks, rate limits, 5xx and network trouble — not a cancelled call. */
+function shouldTryNextSurface(error: unknown, signal: AbortSignal): boolean {
+  if (signal.aborted || !(error instanceof PeriscopeError)) return false;
+  return error.retryable && error.code !== 'TIMEOUT';
+}
+
+async function search(
+  request: SearchRequest,
+  context: ProviderContext,
+): Promise<ProviderResponse<SearchResult>> {
+  const warnings: string[] = [];
+  if (request.language && !request.region) {
+    warnings.push(`${ID} does not support language without region (language=${request.language} ignored)`);
+  }
+  const targets = endpoints(context.settings);
+  const errors: PeriscopeError[] = [];
+  for (const surface of targets.surfaces) {
+    try {
+      const results = await searchSurface(surface, request, context, targets[surface]);
+      return { results: results.slice(0, request.count), warnings };
+    } catch (error) {
+      if (!shouldTryNextSurface(error, context.signal)) throw error;
+      errors.push(error as PeriscopeError);
+    }
+  }
+  throw combine(errors);
+}
+
+/** One error for every surface that failed: the first one's code, every message. */
+function combine(errors: PeriscopeError[]): PeriscopeError {
+  const [first] = errors;
+  if (!first || errors.length === 1) return first ?? blocked('no surface to ask', {});
+  const code = errors.some((error) => error.code === 'BLOCKED_BY_SITE') ? 'BLOCKED_BY_SITE' : first.code;
+  const retryAfters = errors.flatMap((error) =>
+    error.retryAfterMs === undefined ? [] : [error.retryAfterMs],
+  );
+  return new PeriscopeError(code, errors.map((error) => error.message).join('; then '), {
+    retryable: true,
+    retryAfterMs: retryAfters.length > 0 ? Math.max(...retryAfters) : undefined,
+    details: { ...first.details, provider: ID, surfaces: errors.map((error) => error.details) },
+    cause: first,
+  });
+}
+
+const IMAGE_SIZE = { small: 'Small', medium: 'Medium', large: 'Large', wallpaper: 'Wallpaper' } as const;
+const IMAGE_LAYOUT = { square: 'Square', tall: 'Tall', wide: 'Wide' } as const;
+
+async function searchImages(
+  request: ImageSearchRequest,
+  context: ProviderContext,
+): Promise<ProviderResponse<ImageResult>> {
+  const base = endpoints(context.settings).images;
+  const pageUrl = `${base}/?${new URLSearchParams({ q: request.query, iax: 'images', ia: 'images' })}`;
+  const page = await context.fetch(pageUrl, {
+    headers: { accept: 'text/html,application/xhtml+xml' },
+    signal: context.signal,
+    trusted: true,
+  });
+  checkStatus(page, 'GET');
+  const pageBody = DECODER.decode(page.body);
+  const vqd = extractVqd(pageBody);
+  if (!vqd) {
+    const marker = await blockMarkerIn(pageBody);
+    throw blocked(
+      marker
+        ? `GET ${redactUrl(pageUrl)} returned the anti-bot challenge page (${marker})`
+        : `GET ${redactUrl(pageUrl)} returned no vqd token, which image search needs`,
+      { url: redactUrl(pageUrl), status: page.status, reason: marker ? 'challenge' : 'no-vqd' },
+    );
+  }
+  const filters = [
+    'time:',
+    request.size ? `size:${IMAGE_SIZE[request.size]}` : 'size:',
+    'color:',
+    request.type ? `type:${request.type}` : 'type:',
+    request.layout ? `layout:${IMAGE_LAYOUT[request.layout]}` : 'layout:',
+    'license:',
+  ].map((filter) => (filter.endsWith(':') ? '' : filter));
+  const query = new URLSearchParams({
+    o: 'json',
+    q: request.query,
+    l: 'wt-wt',
+    vqd,
+    p: '1',
+    f: filters.join(','),
+  });
+  const url = `${base}/i.js?${query}`;
+  const response = await context.fetch(url, {
+    headers: { accept: '*/*', referer: `${base}/`, 'sec-fetch-mode': 'cors' },
+    signal: context.signal,
+    trusted: true,
+  });
+  checkStatus(response, 'GET');
+  const body = DECODER.decode(response.body);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    const marker = await blockMarkerIn(body);
+    if (marker) throw blocked(`GET ${redactUrl(url)} returned the anti-bot challenge page (${marker})`, {});
+    throw malformed(url, 'is not JSON');
+  }
+  const results = readImagesJson(parsed);
+  if (!results) throw malformed(url, 'has no results array');
+  return { results: results.slice(0, request.count) };
+}
+
+function malformed(url: string, problem: string): PeriscopeError {
+  return new PeriscopeError(
+    'HTTP_STATUS',
+    `${ID}: GET ${redactUrl(url)} answered 200 but the body ${problem}`,
+    {
+      retryable: true,
+      details: { provider: ID, url: redactUrl(url), status: 200, reason: 'malformed' },
+    },
+  );
+}
+
+export const duckduckgoSearchProvider: SearchProvider = {
+  id: ID,
+  keyEnv: [],
+  // No published limit; blocks follow rate. One request at a time, at least 1.5 s apart.
+  minIntervalMs: 1_500,
+  maxConcurrent: 1,
+  isConfigured: () => true,
+  search,
+  searchImages,
+};

@@ -1,0 +1,78 @@
+import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import {
+  asRecord,
+  firstResults,
+  freshnessDays,
+  optionalNumber,
+  optionalText,
+  records,
+  unsupported,
+  webResult,
+} from '../provider-text.ts';
+import type { SearchProvider } from '../types.ts';
+
+const ID = 'exa';
+const KEY_ENV = ['EXA_API_KEY'] as const;
+const DEFAULT_BASE_URL = 'https://api.exa.ai';
+const SNIPPET_CHARS = 400;
+
+/** The snippet: highlights joined, else the summary, else the start of the text (nanobot's order). */
+function snippetOf(item: Record<string, unknown>): string {
+  const highlights = Array.isArray(item.highlights)
+    ? item.highlights.filter((text): text is string => typeof text === 'string')
+    : [];
+  if (highlights.length > 0) return highlights.join(' … ');
+  return optionalText(item.summary) ?? (optionalText(item.text) ?? '').slice(0, SNIPPET_CHARS);
+}
+
+/**
+ * Exa: `POST /search` with `x-api-key`, `{query, numResults, type: "auto", contents: {highlights: true}}`. Freshness
+ * becomes `startPublishedDate`, region `userLocation`; language is not a parameter (warning). Every response
+ * reports its cost (`costDollars.total`), kept as `quota.note`. 401 invalid key, 402 credits used up, 429.
+ *
+ * minIntervalMs 110: `/search` allows 10 requests per second by default (exa.ai/docs/reference/rate-limits).
+ */
+export const exaSearchProvider: SearchProvider = {
+  id: ID,
+  keyEnv: KEY_ENV,
+  minIntervalMs: 110,
+  isConfigured: hasApiKey,
+
+  async search(request, context) {
+    const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+    const since =
+      request.freshness === undefined
+        ? undefined
+        : new Date(Date.now() - freshnessDays(request.freshness) * 86_400_000).toISOString();
+    const reply = await requestProviderJson(context, {
+      provider: ID,
+      url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/search'),
+      headers: { 'x-api-key': apiKey },
+      json: {
+        query: request.query,
+        numResults: request.count,
+        type: 'auto',
+        contents: { highlights: true },
+        ...(since === undefined ? {} : { startPublishedDate: since }),
+        ...(request.region === undefined ? {} : { userLocation: request.region.toUpperCase() }),
+      },
+      secrets: [apiKey],
+    });
+    const body = jsonObject(ID, reply.body);
+    const results = records(body.results).map((item) =>
+      webResult({
+        title: item.title,
+        url: item.url,
+        snippet: snippetOf(item),
+        publishedAt: item.publishedDate,
+      }),
+    );
+    const cost = optionalNumber(asRecord(body.costDollars)?.total);
+    const warnings = request.language === undefined ? [] : [unsupported(ID, 'language', request.language)];
+    return {
+      results: firstResults(results, request.count),
+      ...(warnings.length > 0 ? { warnings } : {}),
+      ...(cost === undefined ? {} : { quota: { note: `this search cost $${cost}` } }),
+    };
+  },
+};

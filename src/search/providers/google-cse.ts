@@ -1,0 +1,91 @@
+import { PeriscopeError } from '../../errors.ts';
+import type { ProviderErrorRules } from '../provider-errors.ts';
+import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import { asRecord, firstResults, records, stringSetting, webResult } from '../provider-text.ts';
+import type { Freshness, ProviderSettings, SearchProvider } from '../types.ts';
+
+const ID = 'google-cse';
+const KEY_ENV = ['GOOGLE_CSE_API_KEY'] as const;
+const CX_ENV = 'GOOGLE_CSE_ID';
+const DEFAULT_BASE_URL = 'https://customsearch.googleapis.com';
+const MAX_COUNT = 10;
+const DATE_RESTRICT: Record<Freshness, string> = { day: 'd1', week: 'w1', month: 'm1', year: 'y1' };
+
+/**
+ * Google's standard error `{error:{code, message, errors:[{reason}], status}}`: `keyInvalid` (400) and
+ * `accessNotConfigured` / `forbidden` (403) are key problems; `dailyLimitExceeded`, `quotaExceeded` and
+ * `RESOURCE_EXHAUSTED` the daily quota; `rateLimitExceeded` / `userRateLimitExceeded` the per-minute rate (unless
+ * the message names the daily limit).
+ */
+const ERRORS: ProviderErrorRules = {
+  classify({ status, code, message }) {
+    if (code === undefined) return undefined;
+    const daily = message !== undefined && /per day|daily/i.test(message);
+    if (/^(?:rateLimitExceeded|userRateLimitExceeded)$/.test(code)) return daily ? 'quota' : 'rate-limited';
+    if (/dailyLimit|quotaExceeded|RESOURCE_EXHAUSTED|billingNotEnabled/i.test(code)) return 'quota';
+    if (/keyInvalid|keyExpired|API_KEY_INVALID|accessNotConfigured|forbidden|PERMISSION_DENIED/i.test(code)) {
+      return 'invalid-key';
+    }
+    return status === 400 ? 'other' : undefined;
+  },
+};
+
+/** The engine id: `providers.google-cse.cx`, which the config layer fills from GOOGLE_CSE_ID when unset. */
+function engineId(settings: ProviderSettings): string | undefined {
+  return stringSetting(settings, 'cx');
+}
+
+/**
+ * Google Custom Search JSON API: `GET /customsearch/v1?key=&cx=&q=&num=` (at most 10 per request).
+ *
+ * **Closing:** the API is closed to new customers and stops serving on 2027-01-01 (Google points to Vertex AI
+ * Search). It stays here for existing keys. Needs the key (GOOGLE_CSE_API_KEY) and the engine id
+ * (`providers.google-cse.cx` or GOOGLE_CSE_ID). The key travels in the query string (masked in every message).
+ * `pagemap.metatags[].article:published_time` gives `publishedAt` where the page declares one.
+ *
+ * minIntervalMs 1 000: 100 free queries a day, then $5 per 1 000 up to 10 000 a day
+ * (developers.google.com/custom-search/v1/overview); no per-second limit is published.
+ */
+export const googleCseSearchProvider: SearchProvider = {
+  id: ID,
+  keyEnv: KEY_ENV,
+  minIntervalMs: 1_000,
+  isConfigured: (settings) => hasApiKey(settings) && engineId(settings) !== undefined,
+
+  async search(request, context) {
+    const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+    const cx = engineId(context.settings);
+    if (cx === undefined) {
+      throw new PeriscopeError(
+        'NOT_CONFIGURED',
+        `${ID} has no engine id (set ${CX_ENV}, or providers.${ID}.cx)`,
+        {
+          details: { provider: ID, reason: 'missing-cx' },
+        },
+      );
+    }
+    const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/customsearch/v1', {
+      key: apiKey,
+      cx,
+      q: request.query,
+      num: Math.min(request.count, MAX_COUNT),
+      dateRestrict: request.freshness === undefined ? undefined : DATE_RESTRICT[request.freshness],
+      gl: request.region?.toLowerCase(),
+      lr: request.language === undefined ? undefined : `lang_${request.language.toLowerCase()}`,
+    });
+    const reply = await requestProviderJson(context, {
+      provider: ID,
+      url,
+      secrets: [apiKey],
+      errors: ERRORS,
+    });
+    const results = records(jsonObject(ID, reply.body).items).map((item) => {
+      const metatags = records(asRecord(item.pagemap)?.metatags);
+      const published = metatags.map((tags) => tags['article:published_time']).find(Boolean);
+      return webResult({ title: item.title, url: item.link, snippet: item.snippet, publishedAt: published });
+    });
+    const warnings =
+      request.count > MAX_COUNT ? [`google-cse returns at most ${MAX_COUNT} results per request`] : [];
+    return { results: firstResults(results, request.count), ...(warnings.length > 0 ? { warnings } : {}) };
+  },
+};

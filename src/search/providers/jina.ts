@@ -1,0 +1,63 @@
+import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import {
+  asRecord,
+  firstResults,
+  optionalNumber,
+  optionalText,
+  records,
+  unsupported,
+  webResult,
+} from '../provider-text.ts';
+import type { SearchProvider } from '../types.ts';
+
+const ID = 'jina';
+const KEY_ENV = ['JINA_API_KEY'] as const;
+const DEFAULT_BASE_URL = 'https://s.jina.ai';
+const SNIPPET_CHARS = 400;
+
+/**
+ * Jina search (s.jina.ai): `POST /` with `{q, num, gl, hl}`, `Authorization: Bearer`, `Accept: application/json`
+ * and `X-Respond-With: no-content` (titles, URLs and descriptions only: without it every hit carries the whole page
+ * read by the reader, slow and billed in tokens). Errors follow civkit (`{code, name, message, readableMessage}`):
+ * 401 invalid key, 402 insufficient balance (quota), 429 with Retry-After.
+ *
+ * minIntervalMs 1 500: s.jina.ai allows 40 requests per minute with a key (jina-ai/meta-prompt v9, FORMATS.md).
+ */
+export const jinaSearchProvider: SearchProvider = {
+  id: ID,
+  keyEnv: KEY_ENV,
+  minIntervalMs: 1_500,
+  isConfigured: hasApiKey,
+
+  async search(request, context) {
+    const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+    const reply = await requestProviderJson(context, {
+      provider: ID,
+      url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/'),
+      headers: { authorization: `Bearer ${apiKey}`, 'x-respond-with': 'no-content' },
+      json: {
+        q: request.query,
+        num: request.count,
+        ...(request.region === undefined ? {} : { gl: request.region.toLowerCase() }),
+        ...(request.language === undefined ? {} : { hl: request.language.toLowerCase() }),
+      },
+      secrets: [apiKey],
+    });
+    const data = records(jsonObject(ID, reply.body).data);
+    const results = data.map((item) =>
+      webResult({
+        title: item.title,
+        url: item.url,
+        snippet: optionalText(item.description) ?? (optionalText(item.content) ?? '').slice(0, SNIPPET_CHARS),
+        publishedAt: item.date ?? item.publishedTime,
+      }),
+    );
+    const tokens = data.reduce((sum, item) => sum + (optionalNumber(asRecord(item.usage)?.tokens) ?? 0), 0);
+    const warnings = request.freshness === undefined ? [] : [unsupported(ID, 'freshness', request.freshness)];
+    return {
+      results: firstResults(results, request.count),
+      ...(warnings.length > 0 ? { warnings } : {}),
+      ...(tokens > 0 ? { quota: { note: `${tokens} tokens used by this search` } } : {}),
+    };
+  },
+};

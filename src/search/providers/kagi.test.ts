@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  expectProviderError,
+  jsonReply,
+  runProviderFailureSuite,
+  type StandInReply,
+  standInContext,
+  startProviderStandIn,
+} from '../../testing/provider-stand-in.ts';
+import type { RecordedCall } from '../../testing/test-server.ts';
+import { kagiSearchProvider as kagi } from './kagi.ts';
+
+const KEY = 'kagi-test-token';
+const settings = { apiKey: KEY };
+const meta = { trace: 't1', node: 'us-central1', ms: 120 };
+
+const v1Body = {
+  meta: { ...meta, query: { raw: 'steve jobs', terms: 'steve jobs', workflow: 'search' } },
+  data: {
+    search: [
+      {
+        url: 'https://en.wikipedia.org/wiki/Steve_Jobs',
+        title: 'Steve Jobs - Wikipedia',
+        snippet: 'Steven Paul Jobs (February 24, 1955 – October 5, 2011) was an American businessman.',
+        time: '2024-11-29T03:54:26Z',
+        props: { sort_group_id: 'wikipedia.org' },
+      },
+      {
+        url: 'https://www.billboard.com/pro/iphone',
+        title: 'iPhone Turns 10',
+        image: { url: 'x' },
+        props: {},
+      },
+    ],
+    video: [{ url: 'https://www.youtube.com/watch?v=1', title: 'Not a web result' }],
+  },
+};
+
+const v0Body = {
+  meta: { id: 'id1', node: 'us-central1', ms: 213, api_balance: 123.456 },
+  data: [
+    {
+      t: 0,
+      url: 'https://en.wikipedia.org/wiki/Steve_Jobs',
+      title: 'Steve Jobs - Wikipedia',
+      snippet: 'Steven Paul Jobs was an American businessman.',
+      published: '2024-09-30T00:00:00Z',
+      thumbnail: { url: '/proxy/steve.jpg', width: 310, height: 300 },
+    },
+    { t: 1, list: ['steve jobs death', 'steve jobs quotes'] },
+  ],
+};
+
+/** The stand-in accepts both schemes, as Kagi's docs disagree (Bot in the spec and help center, Bearer in 2026 clients). */
+function authorised(call: RecordedCall): boolean {
+  return call.headers.authorization === `Bot ${KEY}` || call.headers.authorization === `Bearer ${KEY}`;
+}
+
+const unauthorized = jsonReply({ meta, error: { code: 2, msg: 'Unauthorized' } }, 401);
+
+function kagiStandIn(v1: (call: RecordedCall) => StandInReply) {
+  return startProviderStandIn((call) => {
+    if (!authorised(call)) return unauthorized;
+    if (call.method === 'POST' && call.url.pathname === '/api/v1/search') return v1(call);
+    if (call.method === 'GET' && call.url.pathname === '/api/v0/search') return jsonReply(v0Body);
+    return jsonReply({ meta, error: [{ code: 404, message: 'Not found' }] }, 404);
+  });
+}
+
+test('kagi v1: POST /api/v1/search with Authorization: Bot, data.search mapped', async () => {
+  const server = await kagiStandIn(() => jsonReply(v1Body));
+  try {
+    const response = await kagi.search!(
+      { query: 'steve jobs', count: 5, freshness: 'week' },
+      standInContext(server, settings),
+    );
+    assert.deepEqual(response.results, [
+      {
+        title: 'Steve Jobs - Wikipedia',
+        url: 'https://en.wikipedia.org/wiki/Steve_Jobs',
+        snippet: 'Steven Paul Jobs (February 24, 1955 – October 5, 2011) was an American businessman.',
+        publishedAt: '2024-11-29T03:54:26Z',
+      },
+      { title: 'iPhone Turns 10', url: 'https://www.billboard.com/pro/iphone', snippet: '' },
+    ]);
+    assert.deepEqual(response.warnings, ['kagi does not support freshness (week ignored)']);
+    assert.equal(server.calls.length, 1);
+    const [call] = server.calls;
+    assert.equal(call?.method, 'POST');
+    assert.equal(call?.url.pathname, '/api/v1/search');
+    assert.equal(call?.headers.authorization, `Bot ${KEY}`);
+    assert.deepEqual(JSON.parse(call?.body ?? ''), { query: 'steve jobs', workflow: 'search', limit: 5 });
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi: authScheme Bearer (or a key that already names its scheme) is sent as such', async () => {
+  const server = await kagiStandIn(() => jsonReply(v1Body));
+  try {
+    await kagi.search!(
+      { query: 'q', count: 3 },
+      standInContext(server, { ...settings, authScheme: 'Bearer' }),
+    );
+    await kagi.search!({ query: 'q', count: 3 }, standInContext(server, { apiKey: `Bearer ${KEY}` }));
+    assert.deepEqual(
+      server.calls.map((call) => call.headers.authorization),
+      [`Bearer ${KEY}`, `Bearer ${KEY}`],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi: when v1 refuses the key (invite-only), v0 answers; its api_balance becomes the quota note', async () => {
+  const server = await kagiStandIn(() =>
+    jsonReply(
+      { meta, data: [], error: [{ code: 403, url: null, message: 'API v1 access is invite-only' }] },
+      403,
+    ),
+  );
+  try {
+    const response = await kagi.search!({ query: 'steve jobs', count: 5 }, standInContext(server, settings));
+    assert.deepEqual(response.results, [
+      {
+        title: 'Steve Jobs - Wikipedia',
+        url: 'https://en.wikipedia.org/wiki/Steve_Jobs',
+        snippet: 'Steven Paul Jobs was an American businessman.',
+        publishedAt: '2024-09-30T00:00:00Z',
+      },
+    ]);
+    assert.deepEqual(response.quota, { note: 'Kagi balance $123.46' });
+    assert.deepEqual(
+      server.calls.map((call) => `${call.method} ${call.url.pathname}`),
+      ['POST /api/v1/search', 'GET /api/v0/search'],
+    );
+    const v0Call = server.calls[1];
+    assert.equal(v0Call?.headers.authorization, `Bot ${KEY}`);
+    assert.deepEqual(Object.fromEntries(v0Call?.url.searchParams ?? []), { q: 'steve jobs', limit: '5' });
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi: apiVersion v0 goes straight to v0; a v1 5xx is not a reason to try v0', async () => {
+  const server = await kagiStandIn(() => jsonReply({ meta, error: { code: 1, msg: 'Internal error' } }, 500));
+  try {
+    const v0 = await kagi.search!(
+      { query: 'q', count: 3 },
+      standInContext(server, { ...settings, apiVersion: 'v0' }),
+    );
+    assert.equal(v0.results.length, 1);
+    await expectProviderError(kagi.search!({ query: 'q', count: 3 }, standInContext(server, settings)), {
+      code: 'HTTP_STATUS',
+      retryable: true,
+      status: 500,
+      message: ['Internal error'],
+    });
+    assert.deepEqual(
+      server.calls.map((call) => call.url.pathname),
+      ['/api/v0/search', '/api/v1/search'],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi: an empty v1 answer is an empty list', async () => {
+  const server = await kagiStandIn(() => jsonReply({ meta, data: { search: [] } }));
+  try {
+    const response = await kagi.search!({ query: 'zxqv', count: 3 }, standInContext(server, settings));
+    assert.deepEqual(response.results, []);
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi: an invalid key fails on both versions and says so', async () => {
+  const server = await startProviderStandIn(() => unauthorized);
+  try {
+    const error = await expectProviderError(
+      kagi.search!({ query: 'q', count: 3 }, standInContext(server, settings)),
+      {
+        code: 'HTTP_STATUS',
+        retryable: false,
+        reason: 'invalid-key',
+        message: ['Unauthorized', 'v1 answered 401'],
+      },
+    );
+    assert.equal(error.details.v1Status, 401);
+    assert.equal(server.calls.length, 2);
+  } finally {
+    await server.close();
+  }
+});
+
+runProviderFailureSuite({
+  provider: kagi,
+  settings,
+  invalidKey: { reply: unauthorized, message: 'Unauthorized' },
+  rateLimitedBody: { meta, data: [], error: [{ code: 429, url: null, message: 'Too many requests' }] },
+  quota: {
+    reply: jsonReply(
+      {
+        meta,
+        data: null,
+        error: [{ code: 1, msg: 'Insufficient credit to perform this request.', ref: null }],
+      },
+      402,
+    ),
+    message: 'Insufficient credit',
+  },
+});

@@ -1,0 +1,151 @@
+import { isPeriscopeError, PeriscopeError } from '../../errors.ts';
+import type { ProviderErrorRules } from '../provider-errors.ts';
+import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import {
+  asRecord,
+  firstResults,
+  optionalNumber,
+  records,
+  stringSetting,
+  unsupported,
+  webResult,
+} from '../provider-text.ts';
+import type {
+  ProviderContext,
+  ProviderResponse,
+  SearchProvider,
+  SearchRequest,
+  SearchResult,
+} from '../types.ts';
+
+const ID = 'kagi';
+const KEY_ENV = ['KAGI_API_KEY'] as const;
+const DEFAULT_BASE_URL = 'https://kagi.com';
+/** v1 statuses that mean "this key has no v1 access" (v1 is invite-only): try v0. */
+const V0_FALLBACK_STATUSES = new Set([401, 403, 404]);
+
+/** 402, or a message about credit or balance ("Insufficient credit to perform this request."), is quota. */
+const ERRORS: ProviderErrorRules = {
+  classify: ({ status, message }) =>
+    status === 402 || (message !== undefined && /insufficient|credit|balance/i.test(message))
+      ? 'quota'
+      : undefined,
+};
+
+/**
+ * `Authorization` for a key. The 2025 OpenAPI spec, the help center and the v0 docs say `Bot <token>`; the 2026
+ * generated clients send `Bearer <token>`. `authScheme: Bearer` in settings switches; a key that already starts with
+ * a scheme is sent as it is.
+ */
+function authorization(apiKey: string, context: ProviderContext): string {
+  if (/^(?:Bot|Bearer)\s/i.test(apiKey)) return apiKey;
+  const scheme = stringSetting(context.settings, 'authScheme');
+  return `${scheme !== undefined && /^bearer$/i.test(scheme) ? 'Bearer' : 'Bot'} ${apiKey}`;
+}
+
+function warningsFor(request: SearchRequest): string[] {
+  return (['freshness', 'region', 'language'] as const)
+    .filter((name) => request[name] !== undefined)
+    .map((name) => unsupported(ID, name, request[name]));
+}
+
+async function searchV1(request: SearchRequest, context: ProviderContext, apiKey: string) {
+  const reply = await requestProviderJson(context, {
+    provider: ID,
+    url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/api/v1/search'),
+    headers: { authorization: authorization(apiKey, context) },
+    json: { query: request.query, workflow: 'search', limit: request.count },
+    secrets: [apiKey],
+    errors: ERRORS,
+  });
+  const data = asRecord(jsonObject(ID, reply.body).data);
+  return records(data?.search).map((item) =>
+    webResult({ title: item.title, url: item.url, snippet: item.snippet, publishedAt: item.time }),
+  );
+}
+
+async function searchV0(request: SearchRequest, context: ProviderContext, apiKey: string) {
+  const reply = await requestProviderJson(context, {
+    provider: ID,
+    url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/api/v0/search', {
+      q: request.query,
+      limit: request.count,
+    }),
+    headers: { authorization: authorization(apiKey, context) },
+    secrets: [apiKey],
+    errors: ERRORS,
+  });
+  const body = jsonObject(ID, reply.body);
+  // t: 0 is a search result, t: 1 a list of related searches.
+  const results = records(body.data)
+    .filter((item) => item.t === 0)
+    .map((item) =>
+      webResult({ title: item.title, url: item.url, snippet: item.snippet, publishedAt: item.published }),
+    );
+  const balance = optionalNumber(asRecord(body.meta)?.api_balance);
+  return { results, balance };
+}
+
+function v1Status(error: unknown): number | undefined {
+  if (!isPeriscopeError(error) || error.code !== 'HTTP_STATUS') return undefined;
+  const status = error.details.status;
+  return typeof status === 'number' && V0_FALLBACK_STATUSES.has(status) ? status : undefined;
+}
+
+/**
+ * Kagi Search API: v1 (`POST /api/v1/search`, `{query, workflow: "search", limit}`) first; when v1 refuses the key
+ * (401/403/404: v1 is invite-only) the legacy v0 (`GET /api/v0/search?q=&limit=`) is asked instead.
+ * `apiVersion: v0|v1` in settings pins one. Errors come as `{meta, error:{code,msg}}` or
+ * `{meta, error:[{code,message}]}`; both are read. v0's `meta.api_balance` (the only quota signal Kagi gives) becomes
+ * `quota.note`.
+ *
+ * minIntervalMs 1 000: Kagi publishes no request rate; searches are billed per query ($25 per 1 000 on v0).
+ */
+export const kagiSearchProvider: SearchProvider = {
+  id: ID,
+  keyEnv: KEY_ENV,
+  minIntervalMs: 1_000,
+  isConfigured: hasApiKey,
+
+  async search(request, context): Promise<ProviderResponse<SearchResult>> {
+    const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+    const version = stringSetting(context.settings, 'apiVersion')?.toLowerCase() ?? 'auto';
+    const warnings = warningsFor(request);
+    const withWarnings = warnings.length > 0 ? { warnings } : {};
+    if (version !== 'v0') {
+      try {
+        const results = await searchV1(request, context, apiKey);
+        return { results: firstResults(results, request.count), ...withWarnings };
+      } catch (error) {
+        const status = v1Status(error);
+        if (version === 'v1' || status === undefined) throw error;
+        try {
+          return await answerFromV0(request, context, apiKey, withWarnings);
+        } catch (v0Error) {
+          if (!isPeriscopeError(v0Error)) throw v0Error;
+          throw new PeriscopeError(v0Error.code, `${v0Error.message} (v1 answered ${status} before)`, {
+            retryable: v0Error.retryable,
+            retryAfterMs: v0Error.retryAfterMs,
+            details: { ...v0Error.details, v1Status: status },
+            cause: v0Error,
+          });
+        }
+      }
+    }
+    return answerFromV0(request, context, apiKey, withWarnings);
+  },
+};
+
+async function answerFromV0(
+  request: SearchRequest,
+  context: ProviderContext,
+  apiKey: string,
+  withWarnings: { warnings?: string[] },
+): Promise<ProviderResponse<SearchResult>> {
+  const { results, balance } = await searchV0(request, context, apiKey);
+  return {
+    results: firstResults(results, request.count),
+    ...withWarnings,
+    ...(balance === undefined ? {} : { quota: { note: `Kagi balance $${balance.toFixed(2)}` } }),
+  };
+}

@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  expectProviderError,
+  jsonReply,
+  runProviderFailureSuite,
+  standInContext,
+  startProviderStandIn,
+} from '../../testing/provider-stand-in.ts';
+import { tavilySearchProvider as tavily } from './tavily.ts';
+
+const settings = { apiKey: 'tvly-dev-test-key' };
+
+test('tavily search: results with content as the snippet, and the POST we sent', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply({
+      query: 'euro 2024 host',
+      follow_up_questions: null,
+      answer: null,
+      images: [],
+      results: [
+        {
+          title: 'UEFA Euro 2024 - Wikipedia',
+          url: 'https://en.wikipedia.org/wiki/UEFA_Euro_2024',
+          content: 'Tournament details Host country Germany Dates 14 June – 14 July',
+          score: 0.91,
+          raw_content: null,
+          published_date: 'Sun, 14 Jul 2024 21:00:00 GMT',
+        },
+        { title: 'Untitled', content: 'no url', score: 0.2 },
+      ],
+      response_time: 1.67,
+      request_id: 'abc',
+    }),
+  );
+  try {
+    const response = await tavily.search!(
+      { query: 'euro 2024 host', count: 3, freshness: 'month', region: 'de', language: 'de' },
+      standInContext(server, settings),
+    );
+    assert.deepEqual(response.results, [
+      {
+        title: 'UEFA Euro 2024 - Wikipedia',
+        url: 'https://en.wikipedia.org/wiki/UEFA_Euro_2024',
+        snippet: 'Tournament details Host country Germany Dates 14 June – 14 July',
+        publishedAt: 'Sun, 14 Jul 2024 21:00:00 GMT',
+      },
+    ]);
+    assert.deepEqual(response.warnings, [
+      'tavily does not support region (de ignored)',
+      'tavily does not support language (de ignored)',
+    ]);
+    const [call] = server.calls;
+    assert.equal(call?.method, 'POST');
+    assert.equal(call?.url.pathname, '/search');
+    assert.equal(call?.headers.authorization, 'Bearer tvly-dev-test-key');
+    assert.equal(call?.headers['content-type'], 'application/json');
+    assert.deepEqual(JSON.parse(call?.body ?? ''), {
+      query: 'euro 2024 host',
+      max_results: 3,
+      search_depth: 'basic',
+      topic: 'general',
+      time_range: 'month',
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test('tavily search: no results is an empty list', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply({ query: 'zxqv', answer: null, images: [], results: [], response_time: 0.4 }),
+  );
+  try {
+    const response = await tavily.search!({ query: 'zxqv', count: 5 }, standInContext(server, settings));
+    assert.deepEqual(response.results, []);
+    assert.equal(response.warnings, undefined);
+  } finally {
+    await server.close();
+  }
+});
+
+test('tavily images: include_images, with descriptions as titles; plain string images too', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply({
+      query: 'semantic kernel',
+      images: [
+        { url: 'https://learn.microsoft.com/kernel.png', description: 'The kernel at the centre' },
+        'https://example.org/plain.jpg',
+        { description: 'no url' },
+      ],
+      results: [],
+      response_time: 1,
+    }),
+  );
+  try {
+    const response = await tavily.searchImages!(
+      { query: 'semantic kernel', count: 5, layout: 'wide' },
+      standInContext(server, settings),
+    );
+    assert.deepEqual(response.results, [
+      { title: 'The kernel at the centre', imageUrl: 'https://learn.microsoft.com/kernel.png' },
+      { title: '', imageUrl: 'https://example.org/plain.jpg' },
+    ]);
+    assert.deepEqual(response.warnings, ['tavily does not support layout (wide ignored)']);
+    assert.deepEqual(JSON.parse(server.calls[0]?.body ?? ''), {
+      query: 'semantic kernel',
+      max_results: 5,
+      search_depth: 'basic',
+      include_images: true,
+      include_image_descriptions: true,
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test('tavily quota(): GET /usage, the key limit first, else the plan; counters sent as strings are read', async () => {
+  const bodies = [
+    {
+      key: { usage: 150, limit: 1000 },
+      account: { current_plan: 'Bootstrap', plan_usage: 500, plan_limit: 15000 },
+    },
+    {
+      key: { usage: '20', limit: null },
+      account: { current_plan: 'Researcher', plan_usage: '20', plan_limit: '1000' },
+    },
+  ];
+  const server = await startProviderStandIn(() => jsonReply(bodies.shift()));
+  try {
+    const context = standInContext(server, settings);
+    assert.deepEqual(await tavily.quota!(context), {
+      remaining: 850,
+      limit: 1000,
+      note: 'plan Bootstrap, 150 of 1000 credits used',
+    });
+    assert.deepEqual(await tavily.quota!(context), {
+      remaining: 980,
+      limit: 1000,
+      note: 'plan Researcher, 20 of 1000 credits used',
+    });
+    const [call] = server.calls;
+    assert.equal(call?.method, 'GET');
+    assert.equal(call?.url.pathname, '/usage');
+    assert.equal(call?.headers.authorization, 'Bearer tvly-dev-test-key');
+  } finally {
+    await server.close();
+  }
+});
+
+const rateLimitedBody = { detail: { error: 'Your request has been blocked due to excessive requests.' } };
+
+runProviderFailureSuite({
+  provider: tavily,
+  settings,
+  invalidKey: {
+    reply: jsonReply({ detail: { error: 'Unauthorized: missing or invalid API key.' } }, 401),
+    message: 'Unauthorized: missing or invalid API key.',
+  },
+  rateLimitedBody,
+  quota: {
+    reply: jsonReply({ detail: { error: "This request exceeds your plan's set usage limit." } }, 432),
+    message: "This request exceeds your plan's set usage limit.",
+  },
+});
+
+test('tavily 433 (pay-as-you-go limit) is quota too', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply({ detail: { error: 'This request exceeds the pay-as-you-go limit.' } }, 433),
+  );
+  try {
+    await expectProviderError(tavily.search!({ query: 'q', count: 3 }, standInContext(server, settings)), {
+      code: 'RATE_LIMITED',
+      reason: 'quota',
+      status: 433,
+      message: ['pay-as-you-go limit'],
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+runProviderFailureSuite({
+  provider: tavily,
+  label: 'images',
+  settings,
+  call: (context) => tavily.searchImages!({ query: 'q', count: 3 }, context),
+  rateLimitedBody,
+});
+
+runProviderFailureSuite({
+  provider: tavily,
+  label: 'usage',
+  settings,
+  call: (context) => tavily.quota!(context),
+  invalidKey: {
+    reply: jsonReply({ detail: { error: 'Your API key is wrong or missing.' } }, 401),
+    message: 'wrong or missing',
+  },
+  rateLimitedBody,
+});

@@ -1,0 +1,127 @@
+import type { ProviderErrorRules } from '../provider-errors.ts';
+import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import {
+  asRecord,
+  firstResults,
+  imageResult,
+  optionalNumber,
+  optionalText,
+  records,
+  unsupported,
+  unsupportedImageFilters,
+  webResult,
+} from '../provider-text.ts';
+import type { ProviderContext, QuotaInfo, SearchProvider, SearchRequest } from '../types.ts';
+
+const ID = 'tavily';
+const KEY_ENV = ['TAVILY_API_KEY'] as const;
+const DEFAULT_BASE_URL = 'https://api.tavily.com';
+
+/** Tavily's errors are `{detail:{error}}`; 432 (plan limit) and 433 (pay-as-you-go limit) are quota statuses. */
+const ERRORS: ProviderErrorRules = {
+  classify: ({ status }) => (status === 432 || status === 433 ? 'quota' : undefined),
+};
+
+async function post(context: ProviderContext, path: string, json: Record<string, unknown>) {
+  const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+  const reply = await requestProviderJson(context, {
+    provider: ID,
+    url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, path),
+    headers: { authorization: `Bearer ${apiKey}` },
+    json,
+    secrets: [apiKey],
+    errors: ERRORS,
+  });
+  return jsonObject(ID, reply.body);
+}
+
+function searchWarnings(request: SearchRequest): string[] {
+  const warnings: string[] = [];
+  if (request.region !== undefined) warnings.push(unsupported(ID, 'region', request.region));
+  if (request.language !== undefined) warnings.push(unsupported(ID, 'language', request.language));
+  return warnings;
+}
+
+/** `/usage`: the key's own limit when it has one, else the account plan's. */
+function usageToQuota(body: Record<string, unknown>): QuotaInfo {
+  const key = asRecord(body.key);
+  const account = asRecord(body.account);
+  const keyLimit = optionalNumber(key?.limit);
+  const used = keyLimit === undefined ? optionalNumber(account?.plan_usage) : optionalNumber(key?.usage);
+  const limit = keyLimit ?? optionalNumber(account?.plan_limit);
+  const plan = optionalText(account?.current_plan);
+  const note = [
+    plan === undefined ? undefined : `plan ${plan}`,
+    used === undefined ? undefined : `${used}${limit === undefined ? '' : ` of ${limit}`} credits used`,
+  ].filter((part) => part !== undefined);
+  return {
+    ...(limit === undefined || used === undefined ? {} : { remaining: Math.max(0, limit - used) }),
+    ...(limit === undefined ? {} : { limit }),
+    ...(note.length > 0 ? { note: note.join(', ') } : {}),
+  };
+}
+
+/**
+ * Tavily: `POST /search` with `Authorization: Bearer tvly-…`; images come from the same call with
+ * `include_images` (strings, or `{url, description}` with `include_image_descriptions`). `quota()` asks `/usage`
+ * (free). 432/433 (plan / pay-as-you-go limit) are quota exhaustion.
+ *
+ * minIntervalMs 600: 100 requests per minute on development keys (FORMATS.md, agentsapis.com guide).
+ */
+export const tavilySearchProvider: SearchProvider = {
+  id: ID,
+  keyEnv: KEY_ENV,
+  minIntervalMs: 600,
+  isConfigured: hasApiKey,
+
+  async search(request, context) {
+    const body = await post(context, '/search', {
+      query: request.query,
+      max_results: request.count,
+      search_depth: 'basic',
+      topic: 'general',
+      ...(request.freshness === undefined ? {} : { time_range: request.freshness }),
+    });
+    const results = records(body.results).map((item) =>
+      webResult({
+        title: item.title,
+        url: item.url,
+        snippet: item.content,
+        publishedAt: item.published_date,
+      }),
+    );
+    const warnings = searchWarnings(request);
+    return { results: firstResults(results, request.count), ...(warnings.length > 0 ? { warnings } : {}) };
+  },
+
+  async searchImages(request, context) {
+    const body = await post(context, '/search', {
+      query: request.query,
+      max_results: Math.min(Math.max(request.count, 5), 20),
+      search_depth: 'basic',
+      include_images: true,
+      include_image_descriptions: true,
+    });
+    const images = Array.isArray(body.images) ? body.images : [];
+    const results = images.map((image: unknown) => {
+      const item = asRecord(image);
+      return item === undefined
+        ? imageResult({ title: '', imageUrl: image })
+        : imageResult({ title: item.description, imageUrl: item.url });
+    });
+    const warnings = unsupportedImageFilters(ID, request);
+    return { results: firstResults(results, request.count), ...(warnings.length > 0 ? { warnings } : {}) };
+  },
+
+  async quota(context) {
+    const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+    const reply = await requestProviderJson(context, {
+      provider: ID,
+      url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/usage'),
+      headers: { authorization: `Bearer ${apiKey}` },
+      secrets: [apiKey],
+      errors: ERRORS,
+    });
+    return usageToQuota(jsonObject(ID, reply.body));
+  },
+};

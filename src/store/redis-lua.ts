@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The Redis store's atomic steps. Redis runs a script to the end before any other command, so each is one atomic
+ * step across every client. Times come from the server's clock (TIME), so instances with skewed clocks still agree.
+ */
+export interface LuaScript {
+  source: string;
+  sha: string;
+}
+
+function script(source: string): LuaScript {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+const NOW_MS = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+`;
+
+/**
+ * KEYS[1]: the window hash (field: bucket start ms, value: "amount:expiresAtMs").
+ * ARGV: amount, limit, windowMs. Returns {allowed 0|1, used, retryAfterMs}. Same steps as sliding-window.ts.
+ */
+export const CONSUME = script(`${NOW_MS}
+local amount = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local bucketMs = math.max(1, math.ceil(window / 64))
+local fields = redis.call('HGETALL', KEYS[1])
+local used = 0
+local live = {}
+local lastExpiry = 0
+for i = 1, #fields, 2 do
+  local value = fields[i + 1]
+  local sep = string.find(value, ':', 1, true)
+  local n = tonumber(string.sub(value, 1, sep - 1))
+  local expires = tonumber(string.sub(value, sep + 1))
+  if expires <= now then
+    redis.call('HDEL', KEYS[1], fields[i])
+  else
+    used = used + n
+    live[#live + 1] = { n, expires }
+    lastExpiry = math.max(lastExpiry, expires)
+  end
+end
+if used + amount <= limit then
+  if amount > 0 then
+    local start = math.floor(now / bucketMs) * bucketMs
+    local field = string.format('%d', start)
+    local n = amount
+    local expires = start + bucketMs + window
+    local current = redis.call('HGET', KEYS[1], field)
+    if current then
+      local sep = string.find(current, ':', 1, true)
+      n = n + tonumber(string.sub(current, 1, sep - 1))
+      expires = math.max(expires, tonumber(string.sub(current, sep + 1)))
+    end
+    redis.call('HSET', KEYS[1], field, string.format('%d:%d', n, expires))
+    lastExpiry = math.max(lastExpiry, expires)
+  end
+  if lastExpiry > 0 then redis.call('PEXPIREAT', KEYS[1], string.format('%d', lastExpiry)) end
+  return { 1, used + amount, 0 }
+end
+table.sort(live, function(left, right) return left[2] < right[2] end)
+local needed = used + amount - limit
+local freed = 0
+local retry = window
+for _, bucket in ipairs(live) do
+  freed = freed + bucket[1]
+  if freed >= needed then
+    retry = math.max(1, bucket[2] - now)
+    break
+  end
+end
+return { 0, used, retry }
+`);
+
+/** KEYS[1]: counter. ARGV: by, ttlMs ("0": none; applied only when the counter is created). */
+export const INCREMENT = script(`
+local existed = redis.call('EXISTS', KEYS[1])
+local value = redis.call('INCRBY', KEYS[1], ARGV[1])
+if existed == 0 and ARGV[2] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return value
+`);
+
+/**
+ * KEYS[1]: balance, KEYS[2]: ledger list. ARGV: delta, requireNonNegative ("1"|"0"), the entry's JSON without its
+ * closing brace (balanceAfter and atMs are added here). Returns {applied 0|1, balance, atMs}.
+ */
+export const LEDGER_APPLY = script(`
+local balance = tonumber(redis.call('GET', KEYS[1]) or '0')
+local delta = tonumber(ARGV[1])
+local after = balance + delta
+if ARGV[2] == '1' and delta < 0 and after < 0 then
+  return { 0, string.format('%d', balance), '0' }
+end
+${NOW_MS}
+redis.call('SET', KEYS[1], string.format('%d', after))
+redis.call('RPUSH', KEYS[2], ARGV[3] .. string.format(',"balanceAfter":%d,"atMs":%d}', after, now))
+return { 1, string.format('%d', after), string.format('%d', now) }
+`);
+
+/** KEYS[1]: balance, KEYS[2]: ledger list. Sets the balance to the sum of the ledger's deltas; returns it. */
+export const REBUILD_BALANCE = script(`
+local entries = redis.call('LRANGE', KEYS[2], 0, -1)
+local sum = 0
+for _, entry in ipairs(entries) do sum = sum + cjson.decode(entry).delta end
+if #entries > 0 or redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('SET', KEYS[1], string.format('%d', sum))
+end
+return string.format('%d', sum)
+`);

@@ -1,0 +1,101 @@
+/**
+ * The state Periscope keeps between calls (DESIGN §8): cache entries, rate-limit windows, usage counters and the
+ * credit ledger. Three implementations share this contract and one conformance suite
+ * (src/testing/store-conformance.ts): memory, SQLite (`node:sqlite`, the embedded default) and Redis.
+ *
+ * Every method is atomic on its own. Failures are `PeriscopeError`s: bad arguments `INVALID_INPUT`; the store
+ * being unreachable, locked or damaged `NETWORK`, `TIMEOUT` or `CONFIG_INVALID` with
+ * `details.reason === 'store_unavailable'`, so a caller can fail closed.
+ */
+export interface Store {
+  /** `memory`, `sqlite` or `redis`. */
+  readonly kind: StoreKind;
+  /** Where it lives, for messages: `memory:`, a file path, or a Redis URL with the password masked. */
+  readonly location: string;
+
+  /** The value stored under `key`, or `undefined` when absent or expired. */
+  get<VALUE = unknown>(key: string): Promise<VALUE | undefined>;
+  /** Stores a JSON-serialisable value; `ttlMs` makes it expire (default: never). */
+  set(key: string, value: unknown, options?: SetOptions): Promise<void>;
+  /** Removes `key`; true when something was there. */
+  delete(key: string): Promise<boolean>;
+
+  /**
+   * Takes `amount` from a sliding window of `windowMs` holding at most `limit`, atomically: either all of
+   * `amount` is taken or none. `amount` 0 only reports the window. See `sliding-window.ts` for the algorithm.
+   */
+  consume(key: string, amount: number, limit: number, windowMs: number): Promise<ConsumeResult>;
+
+  /**
+   * Adds `by` (a safe integer, may be negative) to the counter `key` and returns the new value. A missing key
+   * starts at 0; `ttlMs` applies when the counter is created and is kept by later increments. The counter is
+   * an ordinary value: `get(key)` reads it.
+   */
+  increment(key: string, by: number, options?: SetOptions): Promise<number>;
+
+  /**
+   * Applies one credit change for `agent` in one atomic step: checks the balance, appends a ledger entry and
+   * updates the balance. With `requireNonNegative`, a debit that would take the balance below zero is refused
+   * (nothing is written). Credits go through always.
+   */
+  ledgerApply(agent: string, entry: LedgerEntryInput): Promise<LedgerApplyResult>;
+  /** The current balance (0 for an agent never seen). */
+  balance(agent: string): Promise<number>;
+  /** Ledger entries, oldest first; with `limit`, the latest `limit` of them. */
+  ledger(agent: string, options?: LedgerOptions): Promise<LedgerEntry[]>;
+  /** Sets the balance to the sum of the ledger's deltas (repairing any drift) and returns it. */
+  rebuildBalance(agent: string): Promise<number>;
+
+  /** Releases the file or connection. Later calls fail; closing twice is fine. */
+  close(): Promise<void>;
+}
+
+export type StoreKind = 'memory' | 'sqlite' | 'redis';
+
+export interface SetOptions {
+  /** Milliseconds until the value expires; a positive integer. */
+  ttlMs?: number;
+}
+
+export interface ConsumeResult {
+  allowed: boolean;
+  /** Taken in the window, after this call when allowed. */
+  used: number;
+  /** `limit - used`, never below 0. */
+  remaining: number;
+  limit: number;
+  /** 0 when allowed; otherwise how long until the same call would be allowed (if nobody else consumes). */
+  retryAfterMs: number;
+}
+
+export interface LedgerEntryInput {
+  /** Credits added (positive) or spent (negative); a safe integer. */
+  delta: number;
+  /** The tool the change is for, e.g. `web_search`. */
+  tool?: string;
+  /** Why: `grant`, `reserve`, `refund`, … */
+  reason: string;
+  /** Refuse a debit that would take the balance below zero. */
+  requireNonNegative: boolean;
+}
+
+export interface LedgerEntry {
+  /** Unique, assigned by the store. */
+  id: string;
+  agent: string;
+  tool: string | null;
+  delta: number;
+  balanceAfter: number;
+  /** ISO 8601 time of the change. */
+  at: string;
+  reason: string;
+}
+
+export type LedgerApplyResult =
+  | { applied: true; balance: number; entry: LedgerEntry }
+  | { applied: false; balance: number };
+
+export interface LedgerOptions {
+  /** Only the latest `limit` entries. */
+  limit?: number;
+}

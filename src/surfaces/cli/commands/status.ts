@@ -1,0 +1,121 @@
+import { dirname } from 'node:path';
+import { loadConfig } from '../../../config/load-config.ts';
+import { createPeriscope } from '../../../index.ts';
+import type { ProviderStatus } from '../../../search/chain.ts';
+import type { QuotaInfo } from '../../../search/types.ts';
+import { EXIT_OK, UsageError } from '../cli-error.ts';
+import { COMMON_FLAGS, NETWORK_FLAGS, networkOverrides, parseFlags } from '../flags.ts';
+import { type CliIo, writeLine } from '../io.ts';
+
+export const STATUS_HELP = `Usage: periscope status [--json] [--config FILE]
+
+List every search provider: its place in the chain (search.chain), whether its credentials are present (config or
+the well-known environment variable), its health (cooling down until when, after which failure), and its quota —
+asked live where the provider has a usage endpoint, otherwise as the last response reported it.
+
+Options:
+  --json                  print the status as JSON
+  --config FILE           config file
+  -h, --help              this help`;
+
+const FLAGS = { ...COMMON_FLAGS, ...NETWORK_FLAGS } as const;
+
+export async function statusCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags('status', argv, FLAGS);
+  if (values.help) {
+    writeLine(io.stdout, STATUS_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`status takes no arguments, got '${positionals.join(' ')}'`);
+  }
+  const { config, source } = loadConfig({
+    configPath: typeof values.config === 'string' ? values.config : undefined,
+    env: io.env,
+    cwd: io.cwd,
+    overrides: { network: networkOverrides(values) },
+  });
+  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
+  const { providers } = await periscope.status({ quota: true });
+  await periscope.close();
+  const chain = inOrder(providers.filter((provider) => provider.inChain));
+  const imageChain = inOrder(providers.filter((provider) => provider.inImageChain));
+  const chainSetting = config.search.chain === 'auto' ? 'auto' : 'search.chain';
+  if (values.json) {
+    const shown = {
+      source: source ?? null,
+      search: {
+        chain: chain.map((item) => item.id),
+        imageChain: imageChain.map((item) => item.id),
+        mode: config.search.mode,
+        from: chainSetting,
+      },
+      providers,
+    };
+    writeLine(io.stdout, JSON.stringify(shown, null, 2));
+    return EXIT_OK;
+  }
+  writeLine(
+    io.stdout,
+    `web search chain (${chainSetting}, ${config.search.mode}): ${chain.map((item) => item.id).join(' → ') || 'empty'}`,
+  );
+  writeLine(io.stdout, `image search chain: ${imageChain.map((item) => item.id).join(' → ') || 'empty'}`);
+  writeLine(io.stdout, '');
+  const rows = [
+    ['provider', 'chain', 'credentials', 'health', 'quota'],
+    ...[...providers]
+      .sort((a, b) => (a.position ?? 99) - (b.position ?? 99) || a.id.localeCompare(b.id))
+      .map((provider) => [
+        provider.id + (provider.builtIn ? '' : ' (custom)'),
+        provider.position === undefined
+          ? provider.inImageChain
+            ? 'images'
+            : '–'
+          : String(provider.position),
+        provider.credentials,
+        health(provider),
+        quota(provider),
+      ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  for (const row of rows) {
+    writeLine(
+      io.stdout,
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    );
+  }
+  return EXIT_OK;
+}
+
+function inOrder(providers: ProviderStatus[]): ProviderStatus[] {
+  return [...providers].sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
+}
+
+function health(provider: ProviderStatus): string {
+  if (!provider.enabled) return 'disabled';
+  const { health: snapshot } = provider;
+  if (snapshot.state === 'cooling') {
+    return `cooling down until ${snapshot.coolingUntil} (${snapshot.lastError?.code ?? 'failures'})`;
+  }
+  return snapshot.lastError && snapshot.consecutiveFailures > 0
+    ? `ok (last: ${snapshot.lastError.code})`
+    : 'ok';
+}
+
+function quota(provider: ProviderStatus): string {
+  if (provider.quotaError) return `unknown (${provider.quotaError})`;
+  return provider.quota ? describeQuota(provider.quota) : '–';
+}
+
+function describeQuota(info: QuotaInfo): string {
+  const parts: string[] = [];
+  if (info.remaining !== undefined) {
+    parts.push(info.limit === undefined ? `${info.remaining} left` : `${info.remaining}/${info.limit} left`);
+  } else if (info.limit !== undefined) parts.push(`limit ${info.limit}`);
+  if (info.resetsAt) parts.push(`resets ${info.resetsAt}`);
+  if (info.note) parts.push(info.note);
+  return parts.join(', ') || '–';
+}

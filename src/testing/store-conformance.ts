@@ -1,0 +1,339 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isPeriscopeError } from '../errors.ts';
+import type { Store } from '../store/store.ts';
+
+export interface StoreConformanceOptions {
+  /** A reason to skip the whole suite (e.g. no redis-server here), or false. */
+  skip?: string | false;
+}
+
+/** Rejects with a PeriscopeError of `code`. */
+async function rejectsWith(promise: Promise<unknown>, code: string): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => isPeriscopeError(error) && error.code === code);
+}
+
+/**
+ * The contract every `Store` keeps, run unchanged against each implementation (memory, SQLite, Redis):
+ * `createStore` returns a new, empty store for each test, which the suite closes.
+ */
+export function storeConformanceSuite(
+  name: string,
+  createStore: () => Promise<Store>,
+  options: StoreConformanceOptions = {},
+): void {
+  describe(`${name}: Store conformance`, { skip: options.skip ?? false }, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await createStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    describe('values', () => {
+      test('set, get and delete JSON values', async () => {
+        const value = { title: 'Périscope', tags: ['a', 'b'], nested: { count: 3, ok: true, none: null } };
+        await store.set('doc:1', value);
+        assert.deepEqual(await store.get('doc:1'), value);
+        value.tags.push('changed after set');
+        assert.deepEqual((await store.get<typeof value>('doc:1'))?.tags, ['a', 'b']);
+        for (const scalar of ['text', 0, -1.5, false, null, []]) {
+          await store.set('scalar', scalar);
+          assert.deepEqual(await store.get('scalar'), scalar);
+        }
+        await store.set('doc:1', 'replaced');
+        assert.equal(await store.get('doc:1'), 'replaced');
+        assert.equal(await store.delete('doc:1'), true);
+        assert.equal(await store.delete('doc:1'), false);
+        assert.equal(await store.get('doc:1'), undefined);
+        assert.equal(await store.get('never-set'), undefined);
+      });
+
+      test('refuses empty keys, values JSON cannot carry and bad TTLs', async () => {
+        await rejectsWith(store.set('', 1), 'INVALID_INPUT');
+        await rejectsWith(store.set('k', undefined), 'INVALID_INPUT');
+        await rejectsWith(
+          store.set('k', () => 1),
+          'INVALID_INPUT',
+        );
+        await rejectsWith(store.set('k', 1, { ttlMs: 0 }), 'INVALID_INPUT');
+        await rejectsWith(store.set('k', 1, { ttlMs: Number.NaN }), 'INVALID_INPUT');
+        assert.equal(await store.get('k'), undefined);
+      });
+
+      test('a value with ttlMs expires; one without stays; set again replaces the expiry', async () => {
+        await store.set('short', 1, { ttlMs: 80 });
+        await store.set('kept', 2);
+        await store.set('renewed', 3, { ttlMs: 80 });
+        await store.set('renewed', 4);
+        assert.equal(await store.get('short'), 1);
+        await sleep(160);
+        assert.equal(await store.get('short'), undefined);
+        assert.equal(await store.delete('short'), false);
+        assert.equal(await store.get('kept'), 2);
+        assert.equal(await store.get('renewed'), 4);
+      });
+    });
+
+    describe('consume', () => {
+      test('takes all of an amount or none, and reports what is left', async () => {
+        const windowMs = 60_000;
+        assert.deepEqual(await store.consume('agent:a', 3, 5, windowMs), {
+          allowed: true,
+          used: 3,
+          remaining: 2,
+          limit: 5,
+          retryAfterMs: 0,
+        });
+        const refused = await store.consume('agent:a', 3, 5, windowMs);
+        assert.equal(refused.allowed, false);
+        assert.equal(refused.used, 3);
+        assert.equal(refused.remaining, 2);
+        assert.ok(refused.retryAfterMs > 0 && refused.retryAfterMs <= windowMs + windowMs / 64 + 1);
+        assert.equal((await store.consume('agent:a', 2, 5, windowMs)).remaining, 0);
+        assert.equal((await store.consume('agent:a', 1, 5, windowMs)).allowed, false);
+        assert.deepEqual(await store.consume('agent:a', 0, 5, windowMs), {
+          allowed: true,
+          used: 5,
+          remaining: 0,
+          limit: 5,
+          retryAfterMs: 0,
+        });
+        assert.equal((await store.consume('agent:b', 5, 5, windowMs)).allowed, true, 'keys are independent');
+      });
+
+      test('the window slides: units free up windowMs after they were taken, and retryAfterMs says when', async () => {
+        const windowMs = 600;
+        const started = Date.now();
+        assert.equal((await store.consume('slide', 1, 2, windowMs)).allowed, true);
+        await sleep(300);
+        assert.equal((await store.consume('slide', 1, 2, windowMs)).allowed, true);
+        const refused = await store.consume('slide', 1, 2, windowMs);
+        assert.equal(refused.allowed, false);
+        const elapsed = Date.now() - started;
+        assert.ok(
+          refused.retryAfterMs > 0 &&
+            refused.retryAfterMs <= windowMs + Math.ceil(windowMs / 64) - elapsed + 20,
+          `retryAfterMs ${refused.retryAfterMs} after ${elapsed} ms`,
+        );
+        await sleep(refused.retryAfterMs + 15);
+        // The first unit has left the window; the second (taken ~300 ms later) has not: a sliding window, not a
+        // fixed one that would have reset both.
+        assert.equal((await store.consume('slide', 2, 2, windowMs)).allowed, false);
+        const again = await store.consume('slide', 1, 2, windowMs);
+        assert.equal(again.allowed, true);
+        assert.equal(again.used, 2);
+      });
+
+      test('refuses amounts that can never fit and malformed limits', async () => {
+        await rejectsWith(store.consume('k', 6, 5, 1000), 'INVALID_INPUT');
+        await rejectsWith(store.consume('k', -1, 5, 1000), 'INVALID_INPUT');
+        await rejectsWith(store.consume('k', 1.5, 5, 1000), 'INVALID_INPUT');
+        await rejectsWith(store.consume('k', 1, 0, 1000), 'INVALID_INPUT');
+        await rejectsWith(store.consume('k', 1, 5, 0), 'INVALID_INPUT');
+        await rejectsWith(store.consume('', 1, 5, 1000), 'INVALID_INPUT');
+      });
+
+      test('1 000 concurrent consumes against a limit of 37: exactly 37 allowed', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 1000 }, () => store.consume('burst', 1, 37, 60_000)),
+        );
+        assert.equal(results.filter((result) => result.allowed).length, 37);
+        const allowedUsed = results.filter((result) => result.allowed).map((result) => result.used);
+        assert.deepEqual(
+          allowedUsed.sort((left, right) => left - right),
+          Array.from({ length: 37 }, (_, index) => index + 1),
+        );
+        assert.ok(results.filter((result) => !result.allowed).every((result) => result.retryAfterMs > 0));
+        assert.equal((await store.consume('burst', 0, 37, 60_000)).used, 37);
+      });
+    });
+
+    describe('counters', () => {
+      test('increment starts at 0, adds whole numbers and is read back by get', async () => {
+        assert.equal(await store.increment('calls', 1), 1);
+        assert.equal(await store.increment('calls', 5), 6);
+        assert.equal(await store.increment('calls', -2), 4);
+        assert.equal(await store.get('calls'), 4);
+        await store.set('preset', 10);
+        assert.equal(await store.increment('preset', 1), 11);
+      });
+
+      test('ttlMs applies when the counter is created and later increments keep that expiry', async () => {
+        assert.equal(await store.increment('daily', 1, { ttlMs: 200 }), 1);
+        await sleep(120);
+        assert.equal(await store.increment('daily', 1, { ttlMs: 200 }), 2);
+        await sleep(120);
+        assert.equal(await store.get('daily'), undefined);
+        assert.equal(await store.increment('daily', 1), 1);
+      });
+
+      test('refuses a fractional step and a value that is not a whole number', async () => {
+        await rejectsWith(store.increment('calls', 1.5), 'INVALID_INPUT');
+        await store.set('text', 'abc');
+        await rejectsWith(store.increment('text', 1), 'INVALID_INPUT');
+        await store.set('fraction', 1.5);
+        await rejectsWith(store.increment('fraction', 1), 'INVALID_INPUT');
+        assert.equal(await store.get('text'), 'abc');
+      });
+
+      test('1 000 concurrent increments all count', async () => {
+        await Promise.all(Array.from({ length: 1000 }, () => store.increment('hits', 1)));
+        assert.equal(await store.get('hits'), 1000);
+      });
+    });
+
+    describe('credit ledger', () => {
+      test('grant, debit, refuse when short, refund: every change an entry with the balance after it', async () => {
+        const before = Date.now();
+        const grant = await store.ledgerApply('agent-1', {
+          delta: 10,
+          reason: 'grant',
+          requireNonNegative: false,
+        });
+        assert.equal(grant.applied, true);
+        assert.ok(grant.applied);
+        assert.equal(grant.balance, 10);
+        assert.equal(typeof grant.entry.id, 'string');
+        assert.ok(grant.entry.id.length > 0);
+        assert.deepEqual(
+          { ...grant.entry, id: 'x', at: 'x' },
+          { id: 'x', agent: 'agent-1', tool: null, delta: 10, balanceAfter: 10, at: 'x', reason: 'grant' },
+        );
+        const at = Date.parse(grant.entry.at);
+        assert.ok(at >= before - 2000 && at <= Date.now() + 2000, grant.entry.at);
+        assert.equal(new Date(at).toISOString(), grant.entry.at);
+
+        const debit = { delta: -4, tool: 'web_search', reason: 'reserve', requireNonNegative: true };
+        const first = await store.ledgerApply('agent-1', debit);
+        assert.ok(first.applied);
+        assert.equal(first.entry.tool, 'web_search');
+        assert.equal(first.entry.balanceAfter, 6);
+        assert.deepEqual(await store.ledgerApply('agent-1', { ...debit, delta: -7 }), {
+          applied: false,
+          balance: 6,
+        });
+        assert.equal((await store.ledgerApply('agent-1', { ...debit, delta: -6 })).balance, 0);
+        assert.equal((await store.ledgerApply('agent-1', { ...debit, delta: -1 })).applied, false);
+        const refund = await store.ledgerApply('agent-1', {
+          delta: 2,
+          tool: 'web_search',
+          reason: 'refund',
+          requireNonNegative: true,
+        });
+        assert.equal(refund.balance, 2);
+
+        assert.equal(await store.balance('agent-1'), 2);
+        const entries = await store.ledger('agent-1');
+        assert.deepEqual(
+          entries.map((entry) => [entry.delta, entry.balanceAfter, entry.reason]),
+          [
+            [10, 10, 'grant'],
+            [-4, 6, 'reserve'],
+            [-6, 0, 'reserve'],
+            [2, 2, 'refund'],
+          ],
+        );
+        assert.equal(new Set(entries.map((entry) => entry.id)).size, 4);
+        assert.ok(entries.every((entry) => entry.agent === 'agent-1'));
+        assert.deepEqual(
+          (await store.ledger('agent-1', { limit: 2 })).map((entry) => entry.delta),
+          [-6, 2],
+        );
+        assert.deepEqual(await store.ledger('agent-1', { limit: 0 }), []);
+      });
+
+      test('an unknown agent has balance 0 and an empty ledger; agents are independent', async () => {
+        assert.equal(await store.balance('nobody'), 0);
+        assert.deepEqual(await store.ledger('nobody'), []);
+        assert.equal(await store.rebuildBalance('nobody'), 0);
+        await store.ledgerApply('a', { delta: 5, reason: 'grant', requireNonNegative: false });
+        await store.ledgerApply('b', { delta: 7, reason: 'grant', requireNonNegative: false });
+        assert.deepEqual([await store.balance('a'), await store.balance('b')], [5, 7]);
+        assert.equal((await store.ledger('a')).length, 1);
+      });
+
+      test('without requireNonNegative a debit may go below zero (an operator correction)', async () => {
+        const result = await store.ledgerApply('agent-2', {
+          delta: -3,
+          reason: 'correction',
+          requireNonNegative: false,
+        });
+        assert.equal(result.applied, true);
+        assert.equal(await store.balance('agent-2'), -3);
+      });
+
+      test('rebuildBalance equals the balance and the sum of the ledger', async () => {
+        const deltas = [50, -7, -13, 4, -20, 100, -1];
+        for (const delta of deltas)
+          await store.ledgerApply('agent-3', {
+            delta,
+            reason: delta > 0 ? 'grant' : 'reserve',
+            requireNonNegative: true,
+          });
+        const sum = (await store.ledger('agent-3')).reduce((total, entry) => total + entry.delta, 0);
+        assert.equal(sum, 113);
+        assert.equal(await store.balance('agent-3'), sum);
+        assert.equal(await store.rebuildBalance('agent-3'), sum);
+        assert.equal(await store.balance('agent-3'), sum);
+      });
+
+      test('refuses fractional, non-numeric or unexplained changes and writes nothing', async () => {
+        const bad = [
+          { delta: 1.5, reason: 'grant' },
+          { delta: Number.NaN, reason: 'grant' },
+          { delta: Number.POSITIVE_INFINITY, reason: 'grant' },
+          { delta: '5' as unknown as number, reason: 'grant' },
+          { delta: 5, reason: '' },
+        ];
+        for (const entry of bad)
+          await rejectsWith(
+            store.ledgerApply('agent-4', { ...entry, requireNonNegative: false }),
+            'INVALID_INPUT',
+          );
+        await rejectsWith(
+          store.ledgerApply('', { delta: 1, reason: 'grant', requireNonNegative: false }),
+          'INVALID_INPUT',
+        );
+        assert.deepEqual(await store.ledger('agent-4'), []);
+        assert.equal(await store.balance('agent-4'), 0);
+      });
+
+      test('no double spend: 1 000 concurrent debits of 2 against 100 → 50 succeed, 50 entries, balance 0', async () => {
+        await store.ledgerApply('spender', { delta: 100, reason: 'grant', requireNonNegative: false });
+        const results = await Promise.all(
+          Array.from({ length: 1000 }, () =>
+            store.ledgerApply('spender', {
+              delta: -2,
+              tool: 'web_search',
+              reason: 'reserve',
+              requireNonNegative: true,
+            }),
+          ),
+        );
+        const applied = results.filter((result) => result.applied);
+        assert.equal(applied.length, 50);
+        assert.ok(results.filter((result) => !result.applied).every((result) => result.balance === 0));
+        const debits = (await store.ledger('spender')).filter((entry) => entry.delta < 0);
+        assert.equal(debits.length, 50);
+        assert.deepEqual(
+          debits.map((entry) => entry.balanceAfter),
+          Array.from({ length: 50 }, (_, index) => 98 - index * 2),
+        );
+        assert.equal(await store.balance('spender'), 0);
+        assert.equal(await store.rebuildBalance('spender'), 0);
+      });
+    });
+
+    test('after close every call fails with a PeriscopeError; closing twice is fine', async () => {
+      const own = await createStore();
+      await own.set('k', 1);
+      await own.close();
+      await own.close();
+      await assert.rejects(own.get('k'), (error: unknown) => isPeriscopeError(error));
+      await assert.rejects(own.consume('k', 1, 1, 1000), (error: unknown) => isPeriscopeError(error));
+    });
+  });
+}

@@ -1,0 +1,197 @@
+// `periscope search`, `images` and `status` spawned as a user runs them, with a config that points the providers at
+// local stand-ins.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+
+const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
+const fixture = (name: string) =>
+  readFileSync(new URL(`../src/search/providers/__fixtures__/${name}`, import.meta.url), 'utf8');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: folder,
+      env: { PATH: process.env.PATH ?? '', HOME: folder, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function json(response: ServerResponse, status: number, body: unknown) {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+let server: TestServer;
+let folder: string;
+let config: string;
+before(async () => {
+  server = await startTestServer({
+    'GET /brave/res/v1/web/search': (_request, response) =>
+      json(response, 200, {
+        web: {
+          results: [
+            { title: 'Tide tables', url: 'https://tides.example/brest', description: 'High tide at 06:12' },
+          ],
+        },
+      }),
+    'POST /ddg/html/': (_request, response) =>
+      response.writeHead(202, { 'content-type': 'text/html' }).end(fixture('duckduckgo-anomaly.html')),
+    'POST /ddg/lite/': (_request, response) =>
+      response.writeHead(202, { 'content-type': 'text/html' }).end(fixture('duckduckgo-anomaly.html')),
+    'GET /ddg/': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end(fixture('duckduckgo-vqd-page.html')),
+    'GET /ddg/i.js': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(fixture('duckduckgo-images.json')),
+    'GET /wiki/w/api.php': (_request, response) => json(response, 503, { error: 'down' }),
+    'GET /tavily/usage': (_request, response) =>
+      json(response, 200, { key: { usage: 150, limit: 1000 }, account: { current_plan: 'Bootstrap' } }),
+  });
+  folder = mkdtempSync(join(tmpdir(), 'periscope-cli-search-'));
+  config = join(folder, 'periscope.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      search: { chain: 'auto', timeoutMs: 2000 },
+      providers: {
+        brave: { baseUrl: `${server.url}/brave`, minIntervalMs: 0 },
+        tavily: { baseUrl: `${server.url}/tavily` },
+        duckduckgo: { baseUrl: `${server.url}/ddg`, minIntervalMs: 0 },
+        wikipedia: { baseUrl: `${server.url}/wiki`, minIntervalMs: 0 },
+      },
+    }),
+  );
+});
+after(() => server.close());
+
+test('search prints the results to stdout, the start line and the summary to stderr', async () => {
+  const result = await run(['search', 'tide', 'tables', 'brest'], { BRAVE_API_KEY: 'key-from-env' });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    result.stdout,
+    'Results for: tide tables brest\n\n1. Tide tables\n   https://tides.example/brest\n   High tide at 06:12\n',
+  );
+  assert.match(result.stderr, /^search "tide tables brest"\nbrave → 1 result in \d+ ms\n$/);
+  assert.equal(server.calls.at(-1)?.headers['x-subscription-token'], 'key-from-env');
+});
+
+test('search --json prints the whole ToolResult; --provider forces one provider', async () => {
+  const result = await run(['search', 'tide', '--json', '--count', '3'], { BRAVE_API_KEY: 'k' });
+  assert.equal(result.code, 0, result.stderr);
+  const parsed = JSON.parse(result.stdout) as {
+    isError: boolean;
+    data: { provider: string; attempts: unknown[] };
+  };
+  assert.equal(parsed.isError, false);
+  assert.equal(parsed.data.provider, 'brave');
+  assert.equal(server.calls.at(-1)?.url.searchParams.get('count'), '3');
+
+  const forced = await run(['search', 'tide', '--provider', 'duckduckgo'], { BRAVE_API_KEY: 'k' });
+  assert.equal(forced.code, 1);
+  assert.equal(forced.stdout, '');
+  const lines = forced.stderr.trim().split('\n');
+  assert.equal(lines[0], 'search "tide"');
+  assert.match(lines[1] ?? '', /^search "tide" → BLOCKED_BY_SITE in \d+ ms \(duckduckgo failed: blocked\)$/);
+  assert.match(lines[2] ?? '', /^periscope: duckduckgo: .*answered 202/);
+});
+
+test('with no key, auto falls back to the keyless providers and reports each failure (exit 1)', async () => {
+  const result = await run(['search', 'tide']);
+  assert.equal(result.code, 1);
+  assert.match(
+    result.stderr,
+    /ALL_FAILED in \d+ ms \(duckduckgo failed: blocked, wikipedia failed: HTTP error\)/,
+  );
+  assert.match(
+    result.stderr,
+    /periscope: every search provider failed, so there are no results to show \(this is not an empty result\)/,
+  );
+});
+
+test('images walks the vqd flow and prints image URLs with their source pages', async () => {
+  const result = await run(['images', 'minecraft', '--count', '1']);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    result.stdout,
+    [
+      'Image results for: minecraft',
+      '',
+      '1. Minecraft Earth - How to Craft and Smelt',
+      '   https://www.gamepur.com/files/images/2019-11/minecraft-earth-how-to-craft-and-smelt.jpg',
+      '   source: https://www.gamepur.com/guide/44494-minecraft-earth-how-craft-smelt.html (1214×933)',
+      '',
+    ].join('\n'),
+  );
+  assert.match(result.stderr, /^images "minecraft"\nduckduckgo → 1 image in \d+ ms\n$/);
+});
+
+test('status lists every provider: chain position, credentials, health, live quota', async () => {
+  const result = await run(['status'], { BRAVE_API_KEY: 'k', TAVILY_API_KEY: 'tvly-k' });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stdout,
+    /^web search chain \(auto, failover\): brave → tavily → duckduckgo → wikipedia\n/,
+  );
+  assert.match(result.stdout, /\nimage search chain: brave → tavily → duckduckgo\n/);
+  assert.match(result.stdout, /\nbrave +1 +env BRAVE_API_KEY +ok +–\n/);
+  assert.match(
+    result.stdout,
+    /\ntavily +2 +env TAVILY_API_KEY +ok +850\/1000 left, plan Bootstrap, 150 of 1000 credits used\n/,
+  );
+  assert.match(result.stdout, /\nserper +– +missing \(SERPER_API_KEY\) +ok/);
+  assert.match(result.stdout, /\nduckduckgo +3 +keyless/);
+  assert.equal(server.calls.at(-1)?.headers.authorization, 'Bearer tvly-k');
+
+  const parsed = JSON.parse((await run(['status', '--json'])).stdout) as {
+    search: { chain: string[] };
+    providers: Array<{ id: string; configured: boolean }>;
+  };
+  assert.deepEqual(parsed.search.chain, ['duckduckgo', 'wikipedia']);
+  assert.equal(parsed.providers.length, 13);
+  assert.equal(parsed.providers.find((provider) => provider.id === 'brave')?.configured, false);
+});
+
+test('usage mistakes are exit 2 with one line; every command has --help', async () => {
+  const mistakes = [
+    [['search'], /missing query/],
+    [['search', 'x', '--count', '50'], /--count must be 20 or less/],
+    [['search', 'x', '--freshness', 'hour'], /--freshness must be one of day, week, month, year/],
+    [['search', 'x', '--provider', 'bing'], /unknown search provider "bing"/],
+    [['images', 'x', '--size', 'huge'], /--size must be one of/],
+    [['status', 'extra'], /status takes no arguments/],
+  ] as const;
+  const results = await Promise.all(mistakes.map(([args]) => run([...args])));
+  mistakes.forEach(([args, pattern], index) => {
+    const result = results[index] as Run;
+    assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, pattern);
+    assert.doesNotMatch(result.stderr, /\n\s+at /);
+  });
+  const commands = ['search', 'images', 'status'];
+  const helps = await Promise.all(commands.map((command) => run([command, '--help'])));
+  commands.forEach((command, index) => {
+    assert.equal(helps[index]?.code, 0);
+    assert.match(helps[index]?.stdout ?? '', new RegExp(`^Usage: periscope ${command}`));
+  });
+});
