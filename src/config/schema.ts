@@ -58,7 +58,7 @@ export const configSchema = z.strictObject({
   fetch: fetchSchema,
   search: searchSchema,
   providers: providersSchema,
-  /** Cache, limits, credits: `memory:`, `sqlite://PATH` (`sqlite://default`: the state dir), `redis://HOST:PORT`. */
+  /** `memory:`, `sqlite://PATH` (`sqlite://default`: the user's state dir) or `redis://HOST:PORT`. */
   store: z.strictObject({ url: z.string().min(1).default('sqlite://default') }).prefault({}),
   tools: z
     .strictObject({ web_fetch: toolSwitch, web_search: toolSwitch, image_search: toolSwitch })

@@ -1,3 +1,5 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+
 /** The SQLite store's tables, created in one transaction when a file is first opened. */
 export const SCHEMA_VERSION = 1;
 
@@ -39,3 +41,35 @@ CREATE TRIGGER credit_ledger_no_update BEFORE UPDATE ON credit_ledger
 CREATE TRIGGER credit_ledger_no_delete BEFORE DELETE ON credit_ledger
   BEGIN SELECT RAISE(ABORT, 'the credit ledger is append-only'); END;
 `;
+
+/** Every statement the store runs, prepared once per connection. */
+export function prepareStatements(db: DatabaseSync) {
+  const statement = (sql: string): StatementSync => db.prepare(sql);
+  return {
+    get: statement('SELECT value, expires_at FROM kv WHERE key = ?'),
+    put: statement(
+      'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
+    ),
+    remove: statement('DELETE FROM kv WHERE key = ? RETURNING expires_at'),
+    dropExpiredBuckets: statement('DELETE FROM rate_window WHERE key = ? AND expires_at <= ?'),
+    buckets: statement(
+      'SELECT bucket AS startMs, amount, expires_at AS expiresAtMs FROM rate_window WHERE key = ?',
+    ),
+    addToBucket: statement(
+      'INSERT INTO rate_window (key, bucket, amount, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (key, bucket) DO UPDATE SET amount = amount + excluded.amount, expires_at = max(expires_at, excluded.expires_at)',
+    ),
+    balance: statement('SELECT balance FROM credit_balance WHERE agent = ?'),
+    setBalance: statement(
+      'INSERT INTO credit_balance (agent, balance) VALUES (?, ?) ON CONFLICT (agent) DO UPDATE SET balance = excluded.balance',
+    ),
+    append: statement(
+      'INSERT INTO credit_ledger (id, agent, tool, delta, balance_after, at, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    ledger: statement(
+      'SELECT * FROM (SELECT * FROM credit_ledger WHERE agent = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
+    ),
+    ledgerSum: statement('SELECT coalesce(sum(delta), 0) AS total FROM credit_ledger WHERE agent = ?'),
+    sweepValues: statement('DELETE FROM kv WHERE expires_at <= ?'),
+    sweepBuckets: statement('DELETE FROM rate_window WHERE expires_at <= ?'),
+  };
+}

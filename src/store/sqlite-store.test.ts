@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -58,6 +58,24 @@ describe('sqlite store: the file', () => {
         /not a SQLite database/.test(error.message) &&
         /move it aside/.test(error.message) &&
         !error.message.includes('\n'),
+    );
+  });
+
+  test('a database with damaged pages: the same CONFIG_INVALID error, naming the path', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path });
+    for (let index = 0; index < 100; index++) await store.set(`key-${index}`, 'x'.repeat(500));
+    await store.close();
+    const file = openSync(path, 'r+');
+    writeSync(file, Buffer.alloc(8192, 0x5a), 0, 8192, 4096);
+    closeSync(file);
+    assert.throws(
+      () => createSqliteStore({ path }),
+      (error: unknown) =>
+        isPeriscopeError(error) &&
+        error.code === 'CONFIG_INVALID' &&
+        error.message.includes(path) &&
+        /damaged/.test(error.message),
     );
   });
 

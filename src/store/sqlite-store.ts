@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { isPeriscopeError, type PeriscopeError } from '../errors.ts';
+import { DatabaseSync } from 'node:sqlite';
 import { decideWindow, type WindowBucket } from './sliding-window.ts';
-import { SCHEMA_VERSION, SQLITE_SCHEMA } from './sqlite-schema.ts';
+import { sqliteFailure } from './sqlite-errors.ts';
+import { prepareStatements, SCHEMA_VERSION, SQLITE_SCHEMA } from './sqlite-schema.ts';
 import type {
   ConsumeResult,
   LedgerApplyResult,
@@ -35,14 +35,6 @@ export interface SqliteStoreSettings {
 
 /** Expired values and windows of every key are deleted every this many writes (and on open). */
 const SWEEP_EVERY = 512;
-
-// SQLite primary result codes (the low byte of an extended code).
-const SQLITE_READONLY = 8;
-const SQLITE_BUSY = 5;
-const SQLITE_LOCKED = 6;
-const SQLITE_CORRUPT = 11;
-const SQLITE_CANTOPEN = 14;
-const SQLITE_NOTADB = 26;
 
 type Row = Record<string, unknown>;
 
@@ -76,7 +68,7 @@ export class SqliteStore implements Store {
       this.#sweep();
     } catch (error) {
       this.#db.close();
-      throw this.#failure(error, 'opening');
+      throw sqliteFailure(error, this.location, this.#busyTimeoutMs, 'opening');
     }
   }
 
@@ -215,7 +207,7 @@ export class SqliteStore implements Store {
       }
       return db;
     } catch (error) {
-      throw this.#failure(error, 'opening');
+      throw sqliteFailure(error, this.location, this.#busyTimeoutMs, 'opening');
     }
   }
 
@@ -277,39 +269,8 @@ export class SqliteStore implements Store {
     try {
       return step();
     } catch (error) {
-      throw this.#failure(error, operation);
+      throw sqliteFailure(error, this.location, this.#busyTimeoutMs, operation);
     }
-  }
-
-  /** One clear error naming the file and what to do about it. */
-  #failure(error: unknown, operation: string): PeriscopeError {
-    if (isPeriscopeError(error)) return error;
-    const code = sqliteCode(error);
-    const reason =
-      error instanceof Error ? ((error as { errstr?: string }).errstr ?? error.message) : String(error);
-    const where = `SQLite store ${this.location}`;
-    if (code === SQLITE_BUSY || code === SQLITE_LOCKED)
-      return storeUnavailable(
-        'TIMEOUT',
-        'sqlite',
-        `${where} stayed locked by another connection for ${this.#busyTimeoutMs} ms while ${operation}: find the process holding it (a stuck sqlite3 shell, a backup tool) or set store.url to another file.`,
-        error,
-      );
-    if (code === SQLITE_CORRUPT || code === SQLITE_NOTADB)
-      return storeUnavailable(
-        'CONFIG_INVALID',
-        'sqlite',
-        `${where} is damaged or not a SQLite database (${reason}): move it aside (sqlite3's .recover may save its ledger) so a new one is created, or set store.url to another file.`,
-        error,
-      );
-    if (code === SQLITE_CANTOPEN || code === SQLITE_READONLY || isFileSystemError(error))
-      return storeUnavailable(
-        'CONFIG_INVALID',
-        'sqlite',
-        `${where} cannot be opened for writing (${reason}): check that its directory exists and is writable, or set store.url to another file.`,
-        error,
-      );
-    return storeUnavailable('NETWORK', 'sqlite', `${where} failed while ${operation}: ${reason}`, error);
   }
 }
 
@@ -317,47 +278,6 @@ export function createSqliteStore(settings: SqliteStoreSettings): SqliteStore {
   return new SqliteStore(settings);
 }
 
-function prepareStatements(db: DatabaseSync) {
-  const statement = (sql: string): StatementSync => db.prepare(sql);
-  return {
-    get: statement('SELECT value, expires_at FROM kv WHERE key = ?'),
-    put: statement(
-      'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
-    ),
-    remove: statement('DELETE FROM kv WHERE key = ? RETURNING expires_at'),
-    dropExpiredBuckets: statement('DELETE FROM rate_window WHERE key = ? AND expires_at <= ?'),
-    buckets: statement(
-      'SELECT bucket AS startMs, amount, expires_at AS expiresAtMs FROM rate_window WHERE key = ?',
-    ),
-    addToBucket: statement(
-      'INSERT INTO rate_window (key, bucket, amount, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (key, bucket) DO UPDATE SET amount = amount + excluded.amount, expires_at = max(expires_at, excluded.expires_at)',
-    ),
-    balance: statement('SELECT balance FROM credit_balance WHERE agent = ?'),
-    setBalance: statement(
-      'INSERT INTO credit_balance (agent, balance) VALUES (?, ?) ON CONFLICT (agent) DO UPDATE SET balance = excluded.balance',
-    ),
-    append: statement(
-      'INSERT INTO credit_ledger (id, agent, tool, delta, balance_after, at, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
-    ledger: statement(
-      'SELECT * FROM (SELECT * FROM credit_ledger WHERE agent = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
-    ),
-    ledgerSum: statement('SELECT coalesce(sum(delta), 0) AS total FROM credit_ledger WHERE agent = ?'),
-    sweepValues: statement('DELETE FROM kv WHERE expires_at <= ?'),
-    sweepBuckets: statement('DELETE FROM rate_window WHERE expires_at <= ?'),
-  };
-}
-
 function isExpired(expiresAt: unknown, nowMs: number): boolean {
   return typeof expiresAt === 'number' && expiresAt <= nowMs;
-}
-
-function sqliteCode(error: unknown): number | undefined {
-  const code = (error as { errcode?: unknown } | null)?.errcode;
-  return typeof code === 'number' ? code & 0xff : undefined;
-}
-
-function isFileSystemError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }
