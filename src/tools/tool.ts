@@ -7,6 +7,19 @@ export interface ToolExecuteOptions {
   signal?: AbortSignal;
   /** web_search / image_search: ask only this provider (no fallback, cooldown ignored). */
   provider?: string;
+  /** The principal limits and credits apply to (CLI `--agent`, a gateway key's agent). Default `default`. */
+  agentId?: string;
+  /** One agent turn or one MCP session: the scope of the repeat throttle. Default: a fresh id per call. */
+  sessionId?: string;
+  /** Progress during long calls (MCP progress notifications). */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+export interface ToolProgress {
+  /** Work done so far, in `total` units when known. */
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
 }
 
 /** An LLM-facing tool: validates its input, never rejects. */
