@@ -47,6 +47,20 @@ export interface ProviderAttempt {
   retryAfterMs?: number;
 }
 
+/** One back-end's part in a web_fetch call (`data.attempts`, and `details.attempts` of a failed call). */
+export interface FetchAttempt {
+  backend: string;
+  /** `ok`: it returned the page; `failed`: it was asked and failed; `skipped`: it was not asked. */
+  outcome: 'ok' | 'failed' | 'skipped';
+  code?: ErrorCode;
+  /** Why it failed or was skipped. */
+  message?: string;
+  /** The HTTP status it reported (the origin's, or the reader service's on failure). */
+  status?: number;
+  /** Time spent on it. */
+  ms: number;
+}
+
 export interface PeriscopeErrorDetails {
   url?: string;
   status?: number;
@@ -56,7 +70,7 @@ export interface PeriscopeErrorDetails {
   limit?: string;
   limitValue?: number;
   reason?: string;
-  attempts?: Attempt[] | ProviderAttempt[];
+  attempts?: Attempt[] | ProviderAttempt[] | FetchAttempt[];
   [key: string]: unknown;
 }
 

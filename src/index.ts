@@ -2,12 +2,19 @@ import { validateConfig } from './config/load-config.ts';
 import { toHttpClientOptions } from './config/network-options.ts';
 import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 import { PeriscopeError } from './errors.ts';
-import { createLocalFetchBackend } from './fetch/backends/local.ts';
+import type { FetchBackend } from './fetch/fetch-backend.ts';
+import { createConfiguredFetchChain } from './fetch/fetch-setup.ts';
 import { createAllowList } from './net/allow-list.ts';
 import { createHttpClient } from './net/http-client.ts';
 import type { LookupFunction } from './net/types.ts';
+import { createCallPolicy } from './policy/call-policy.ts';
+import { type CreditAccounts, createCreditAccounts } from './policy/credit-accounts.ts';
+import { fetchFingerprint, searchFingerprint } from './policy/fingerprint.ts';
+import { createLazyStore } from './policy/lazy-store.ts';
+import { readUsage, type UsageQuery, type UsageReport } from './policy/usage.ts';
 import { createSearchChain, type ProviderStatus } from './search/chain.ts';
 import type { SearchProvider } from './search/types.ts';
+import type { Store } from './store/store.ts';
 import { createImageSearchTool, type ImageSearchData, type ImageSearchInput } from './tools/image-search.ts';
 import type { Tool, ToolExecuteOptions } from './tools/tool.ts';
 import { type ToolResult, toErrorResult } from './tools/tool-result.ts';
@@ -23,6 +30,10 @@ export interface CreatePeriscopeOptions {
   providers?: readonly SearchProvider[];
   /** Folder that relative `providers.custom[].module` paths start from (the config file's). Default: cwd. */
   baseDir?: string;
+  /** An open store to keep state in instead of `store.url` (its owner closes it). */
+  store?: Store;
+  /** web_fetch back-ends that replace the built-in ones of the same id in `fetch.chain` (tests, embedding). */
+  fetchBackends?: readonly FetchBackend[];
 }
 
 export interface Periscope {
@@ -37,6 +48,13 @@ export interface Periscope {
   imageSearch(input: ImageSearchInput, options?: ToolExecuteOptions): Promise<ToolResult<ImageSearchData>>;
   /** Every search provider: in the chain or not, credentials, health, and (`quota: true`) live quota. */
   status(options?: { quota?: boolean; signal?: AbortSignal }): Promise<{ providers: ProviderStatus[] }>;
+  /** Calls, cache hits, errors and credits of one day (default today, UTC) per agent, tool and provider. */
+  usage(query?: UsageQuery): Promise<UsageReport>;
+  /** Credit balances, grants and ledgers (`limits.credits`). */
+  readonly credits: CreditAccounts;
+  /** The state store (`store.url`), opened on first use; shared with the tools. */
+  store(): Promise<Store>;
+  /** Closes the browser if one was launched, and the store if it was opened (and not handed in). */
   close(): Promise<void>;
 }
 
@@ -47,10 +65,28 @@ export function createPeriscope(
 ): Periscope {
   const validated = validateConfig(config);
   const httpFetch = createHttpClient(toHttpClientOptions(validated.network, options));
+  // A library config without store.url keeps its state in memory; loadConfig (the CLI) defaults to SQLite.
+  const state = createLazyStore(options.store ?? validated.store.url ?? 'memory:');
+  const policy = createCallPolicy({
+    limits: validated.limits,
+    cache: validated.cache,
+    usage: validated.usage,
+    store: state,
+  });
+  const fetchChain = createConfiguredFetchChain({
+    fetch: validated.fetch,
+    network: validated.network,
+    providers: validated.providers,
+    env: options.env ?? process.env,
+    httpFetch,
+    lookup: options.lookup,
+    overrides: options.fetchBackends,
+  });
   const webFetch = createWebFetchTool({
     config: validated.fetch,
     httpFetch,
-    backend: createLocalFetchBackend(),
+    chain: fetchChain,
+    pageCache: policy.cacheFor('web_fetch', () => fetchFingerprint(validated)),
   });
   const chain = createSearchChain({
     search: validated.search,
@@ -61,11 +97,25 @@ export function createPeriscope(
     ...(options.providers ? { extraProviders: options.providers } : {}),
     ...(options.baseDir ? { baseDir: options.baseDir } : {}),
   });
-  const webSearch = createWebSearchTool({ config: validated.search, chain });
-  const imageSearch = createImageSearchTool({ config: validated.search, chain });
+  const searchFingerprintOf = async () => searchFingerprint(validated, await chain.resolvedChain());
+  const webSearch = policy.guard(
+    createWebSearchTool({
+      config: validated.search,
+      chain,
+      cache: policy.cacheFor('web_search', searchFingerprintOf),
+    }),
+  );
+  const imageSearch = policy.guard(
+    createImageSearchTool({
+      config: validated.search,
+      chain,
+      cache: policy.cacheFor('image_search', searchFingerprintOf),
+    }),
+  );
+  const guardedFetch = policy.guard(webFetch);
   const switches = validated.tools;
   const tools: Tool[] = [
-    ...(switches.web_fetch.enabled ? [webFetch as Tool] : []),
+    ...(switches.web_fetch.enabled ? [guardedFetch as Tool] : []),
     ...(switches.web_search.enabled ? [webSearch as Tool] : []),
     ...(switches.image_search.enabled ? [imageSearch as Tool] : []),
   ];
@@ -81,7 +131,7 @@ export function createPeriscope(
     status: async (statusOptions) => ({ providers: await chain.status(statusOptions) }),
     fetch: (input, executeOptions) =>
       validated.tools.web_fetch.enabled
-        ? webFetch.execute(input, executeOptions)
+        ? guardedFetch.execute(input, executeOptions)
         : Promise.resolve(
             toErrorResult(
               new PeriscopeError(
@@ -90,7 +140,12 @@ export function createPeriscope(
               ),
             ),
           ),
-    close: async () => {},
+    usage: async (query) => readUsage(await state.get(), query),
+    credits: createCreditAccounts(state),
+    store: () => state.get(),
+    close: async () => {
+      await Promise.all([fetchChain.close(), state.close()]);
+    },
   };
 }
 
@@ -117,6 +172,8 @@ export {
 } from './errors.ts';
 export { type ThrowForStatusOptions, throwForStatus } from './net/http-status.ts';
 export type { HttpFetch, HttpResponse, LookupFunction } from './net/types.ts';
+export type { CreditAccounts } from './policy/credit-accounts.ts';
+export type { UsageCounts, UsageQuery, UsageReport, UsageRow } from './policy/usage.ts';
 export type { ChainResult, ProviderStatus } from './search/chain.ts';
 export type {
   ImageResult,
@@ -129,8 +186,16 @@ export type {
   SearchRequest,
   SearchResult,
 } from './search/types.ts';
+export { openStore } from './store/open-store.ts';
+export type { LedgerEntry, Store } from './store/store.ts';
 export type { ImageSearchData, ImageSearchInput } from './tools/image-search.ts';
 export type { Tool, ToolExecuteOptions } from './tools/tool.ts';
 export type { ToolResult } from './tools/tool-result.ts';
+export {
+  type RunToolCallsOptions,
+  runToolCalls,
+  type ToolCall,
+  type ToolCallResult,
+} from './tools/tool-runner.ts';
 export type { WebFetchData, WebFetchInput } from './tools/web-fetch.ts';
 export type { WebSearchData, WebSearchInput } from './tools/web-search.ts';

@@ -46,7 +46,11 @@ before(async () => {
 });
 after(() => server?.close());
 
-const periscope = createPeriscope({ network: { allowPrivateNetwork: ['127.0.0.1/32'] } });
+// The store cache off: these tests count downloads at the origin (continuations still come from memory).
+const periscope = createPeriscope({
+  network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+  cache: { enabled: false },
+});
 const fetchPath = async (
   path: string,
   client = periscope,

@@ -4,6 +4,7 @@ import { extname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { PeriscopeError } from '../errors.ts';
+import { DEFAULT_STORE_URL } from '../store/open-store.ts';
 import { interpolateEnvironment } from './interpolate.ts';
 import { configSchema, type PeriscopeConfig } from './schema.ts';
 
@@ -62,7 +63,11 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     );
   }
   const merged = deepMerge(value, options.overrides ?? {});
-  return { config: validateConfig(merged, source), source };
+  const config = validateConfig(merged, source);
+  // An application's config (the CLI, serve, mcp) keeps state in the user's state directory unless told
+  // otherwise; a library's config object stays in memory (docs/decisions/0008-call-policy.md).
+  config.store.url ??= DEFAULT_STORE_URL;
+  return { config, source };
 }
 
 /** Validate a config object (a file's content or a library caller's object), filling every default. */

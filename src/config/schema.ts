@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { browserSchema, FETCH_BACKEND_IDS, fetchBackendsSchema } from './fetch-schema.ts';
+import { gatewaySchema } from './gateway-schema.ts';
+import { mcpSchema } from './mcp-schema.ts';
+import { cacheSchema, limitsSchema, usageSchema } from './policy-schema.ts';
 import { providersSchema, searchSchema } from './search-schema.ts';
 
 const positiveMs = z.number().int().positive();
@@ -33,10 +37,20 @@ export const networkSchema = z
 
 export const fetchSchema = z
   .strictObject({
-    chain: z
-      .array(z.enum(['local']))
-      .min(1)
-      .default(['local']),
+    /**
+     * Back-ends in the order they are tried (docs/decisions/0009-fetch-chain.md): `local`, `browser`, and the
+     * reader services `jina-reader`, `firecrawl`, `tavily`, `exa`, `infoquest`, `service`.
+     */
+    chain: z.array(z.enum(FETCH_BACKEND_IDS)).min(1).default(['local']),
+    /** `false` turns every third-party reader off at once (they are skipped, and the attempt says so). */
+    thirdParty: z.boolean().default(true),
+    /** `respect` (default): robots.txt is read once per origin and a disallowed URL is ROBOTS_DISALLOWED. */
+    robots: z.enum(['respect', 'ignore']).default('respect'),
+    /** Reading one robots.txt; a timeout counts as "unreachable", i.e. disallow, not as allow-all. */
+    robotsTimeoutMs: z.number().int().positive().default(5_000),
+    browser: browserSchema,
+    /** Reader services' endpoints, keys and headers. */
+    backends: fetchBackendsSchema,
     extractMode: z.enum(['markdown', 'text']).default('markdown'),
     /** Characters returned per call; `startIndex` continues. */
     maxChars: z.number().int().positive().default(50_000),
@@ -58,15 +72,30 @@ export const configSchema = z.strictObject({
   fetch: fetchSchema,
   search: searchSchema,
   providers: providersSchema,
-  /** `memory:`, `sqlite://PATH` (`sqlite://default`: the user's state dir) or `redis://HOST:PORT`. */
-  store: z.strictObject({ url: z.string().min(1).default('sqlite://default') }).prefault({}),
+  /**
+   * `memory:`, `sqlite://PATH` (`sqlite://default`: the user's state dir) or `redis://HOST:PORT`. Unset: the CLI
+   * (and `serve`, `mcp`) use `sqlite://default`, a library `createPeriscope` uses `memory:` (docs/decisions/0008).
+   */
+  store: z.strictObject({ url: z.string().min(1).optional() }).prefault({}),
+  /** Repeat throttle, rate limits and credits, per agent. */
+  limits: limitsSchema,
+  /** Search results and fetched documents, kept in the store. */
+  cache: cacheSchema,
+  /** Calls, cache hits, errors and credits per agent, tool, provider and day. */
+  usage: usageSchema,
   tools: z
     .strictObject({ web_fetch: toolSwitch, web_search: toolSwitch, image_search: toolSwitch })
     .prefault({}),
+  /** `periscope serve`: the HTTP gateway and MCP over HTTP. */
+  gateway: gatewaySchema,
+  /** MCP: the tools offered and the stdio agent. */
+  mcp: mcpSchema,
 });
 
 export type PeriscopeConfig = z.infer<typeof configSchema>;
 export type PeriscopeConfigInput = z.input<typeof configSchema>;
 export type NetworkConfig = PeriscopeConfig['network'];
 export type FetchConfig = PeriscopeConfig['fetch'];
+export type { GatewayConfig } from './gateway-schema.ts';
+export type { CacheConfig, LimitsConfig, UsageConfig } from './policy-schema.ts';
 export type { ProviderEntryConfig, ProvidersConfig, SearchConfig } from './search-schema.ts';

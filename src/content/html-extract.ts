@@ -1,11 +1,13 @@
-import { cleanDocument, type DocumentStats } from './html/clean-document.ts';
-import type { DomDocument, DomElement } from './html/dom.ts';
+import { extractContent } from './extract/extract-content.ts';
+import type { Removal } from './extract/types.ts';
+import { cleanDocument } from './html/clean-document.ts';
+import type { DomElement } from './html/dom.ts';
 import { flatText } from './html/flat-text.ts';
+import type { LightDocument, LightElement } from './html/light-dom.ts';
 import { limitNesting } from './html/limit-nesting.ts';
 import { parseDocument } from './html/parse-document.ts';
 import { type PageMetadata, readMetadata } from './html/read-metadata.ts';
 import { documentBaseUrl } from './html/resolve-url.ts';
-import { runReadability } from './html/run-readability.ts';
 import { serializeContent } from './html/serialize-content.ts';
 import type { Heading } from './html/sink.ts';
 import { stripInvisible } from './invisible-unicode.ts';
@@ -16,34 +18,28 @@ export interface ExtractHtmlOptions {
   /** The page's URL: base for relative links and images. */
   url: string;
   mode: ExtractMode;
+  /** Steps of the generic extractor to leave out, by name (debugging). */
+  skipSteps?: ReadonlySet<string> | undefined;
+  /** Collect what each step removed, in `removals` of the result. */
+  explain?: boolean | undefined;
 }
 
 /** Elements nested deeper than this are flattened into their ancestor before parsing. */
 export const MAX_NESTING_DEPTH = 512;
-/** Above this many elements Readability is skipped and the cleaned body is written out. */
-export const MAX_READABILITY_ELEMENTS = 50_000;
 /** Tags past this many are dropped before parsing (their text stays): a page of a million tiny elements costs seconds to parse. */
 export const MAX_PARSED_ELEMENTS = 100_000;
-/**
- * Readability's cost grows steeply with depth (ancestor walks per node, retried passes): 0.2 s at 128
- * levels, a minute at 512. Real pages stay under 40 (the deepest of 481 corpus pages is 37), so a tree
- * deeper than this is hostile or broken and its cleaned body is written out instead.
- */
-export const MAX_READABILITY_DEPTH = 128;
-/**
- * Readability's article is "too little" — the page's body is written instead — when it holds fewer than
- * this many characters and less than half of the page's visible text.
- */
-export const MIN_ARTICLE_CHARS = 250;
 
 /**
  * HTML → main content as Markdown or plain text, with title, byline, date, language and site name.
  *
- * Steps, in order: limit nesting depth → parse (linkedom) → read metadata → clean (scripts, styles,
- * hidden elements, comments, data: images) → Readability → write Markdown/text. When Readability fails
- * or keeps too little, the cleaned `<body>` is written instead (`extractor: 'body'`).
+ * Steps, in order: limit nesting depth → parse (htmlparser2 into a light DOM) → read metadata → clean
+ * (scripts, styles, hidden elements, comments, data: images) → extractors (site-specific ones first,
+ * then the generic one: see `extract/`) → write Markdown/text.
  */
-export function extractHtml(html: string, options: ExtractHtmlOptions): ExtractResult {
+export function extractHtml(
+  html: string,
+  options: ExtractHtmlOptions,
+): ExtractResult & { removals?: Removal[] } {
   const document = parseDocument(
     limitNesting(html, MAX_NESTING_DEPTH, { maxElements: MAX_PARSED_ELEMENTS }).html,
   );
@@ -52,53 +48,27 @@ export function extractHtml(html: string, options: ExtractHtmlOptions): ExtractR
     options.url,
     document.getElementsByTagName('base')[0]?.getAttribute('href'),
   );
-  const stats = cleanDocument(document);
-
-  if (stats.elementCount <= MAX_READABILITY_ELEMENTS && stats.maxDepth <= MAX_READABILITY_DEPTH) {
-    const article = runReadability(document);
-    if (article && !isTooLittle(article.content, stats)) {
-      return {
-        ...definedOnly({
-          title: article.title ?? metadata.title,
-          byline: article.byline ?? metadata.byline,
-          publishedAt: article.publishedAt ?? metadata.publishedAt,
-          language: metadata.language ?? article.language,
-          siteName: article.siteName ?? metadata.siteName,
-        }),
-        ...write(article.content, options.mode, baseUrl),
-        extractor: 'readability',
-      };
-    }
-    // Readability has rewritten the tree while trying: start again from the source.
-    return extractBody(cleanedDocument(html), metadata, options.mode, baseUrl);
-  }
-  return extractBody(document, metadata, options.mode, baseUrl);
-}
-
-function extractBody(
-  document: DomDocument,
-  metadata: PageMetadata,
-  mode: ExtractMode,
-  baseUrl: URL | undefined,
-) {
-  return { ...definedOnly(metadata), ...write(document.body, mode, baseUrl), extractor: 'body' };
-}
-
-function cleanedDocument(html: string): DomDocument {
-  const document = parseDocument(
-    limitNesting(html, MAX_NESTING_DEPTH, { maxElements: MAX_PARSED_ELEMENTS }).html,
-  );
   cleanDocument(document);
-  return document;
+  const selection = extractContent({ document, url: baseUrl, metadata }, { skipSteps: options.skipSteps });
+  const root = assemble(document, selection.roots, selection.title);
+  return {
+    ...definedOnly(metadata),
+    ...write(root, options.mode, baseUrl),
+    extractor: selection.extractor,
+    ...(options.explain ? { removals: selection.removals } : {}),
+  };
 }
 
-function isTooLittle(content: DomElement, stats: DocumentStats): boolean {
-  const raw = content.textContent ?? '';
-  const visible = (text: string) => text.replace(/\s+/g, ' ').trim().length;
-  // A long article is settled by its first few thousand characters, without folding all of it.
-  const head = visible(raw.slice(0, MIN_ARTICLE_CHARS * 8));
-  const articleChars = head >= MIN_ARTICLE_CHARS || raw.length <= MIN_ARTICLE_CHARS * 8 ? head : visible(raw);
-  return articleChars < MIN_ARTICLE_CHARS && articleChars * 2 < stats.textLength;
+/** One element holding the headline (when given) and the chosen roots, in order. */
+function assemble(document: LightDocument, roots: LightElement[], title: string | undefined): LightElement {
+  if (roots.length === 1 && title === undefined) return roots[0]!;
+  const wrapper = document.createElement('div');
+  if (title !== undefined) {
+    const heading = wrapper.appendChild(document.createElement('h1'));
+    heading.textContent = title;
+  }
+  for (const root of roots) wrapper.appendChild(root);
+  return wrapper;
 }
 
 /** Structured writer first; the flat text walk if the tree is still too deep for it. */

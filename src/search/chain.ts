@@ -85,6 +85,8 @@ export interface SearchChain {
   searchImages(request: ImageSearchRequest, options?: ChainCallOptions): Promise<ChainResult<ImageResult>>;
   /** Every known provider; `quota: true` asks those with a quota endpoint (configured ones only). */
   status(options?: { quota?: boolean; signal?: AbortSignal }): Promise<ProviderStatus[]>;
+  /** The chain's provider ids in order (what `search.chain: auto` resolved to), for cache keys. */
+  resolvedChain(): Promise<string[]>;
 }
 
 interface Kind<REQUEST, RESULT> {
@@ -331,6 +333,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
   };
 
   return {
+    resolvedChain: async () => [...chainIds(await getStates())],
     search: (request, options = {}) => run(web, request, options),
     searchImages: (request, options = {}) => run(images, request, options),
     async status(options = {}) {

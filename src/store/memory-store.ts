@@ -7,6 +7,7 @@ import {
   checkKey,
   checkLedgerEntry,
   checkLedgerLimit,
+  checkPrefix,
   checkTtl,
   counterValue,
   storeClosed,
@@ -100,6 +101,13 @@ export function createMemoryStore(): Store {
       return existed;
     },
 
+    async keys(prefix) {
+      open();
+      checkPrefix(prefix);
+      const nowMs = Date.now();
+      return [...values.keys()].filter((key) => key.startsWith(prefix) && read(key, nowMs) !== undefined);
+    },
+
     async consume(key, amount, limit, windowMs): Promise<ConsumeResult> {
       open();
       checkKey(key);
@@ -181,6 +189,11 @@ export function createMemoryStore(): Store {
       if (found === undefined) return 0;
       found.balance = found.entries.reduce((sum, entry) => sum + entry.delta, 0);
       return found.balance;
+    },
+
+    async agents() {
+      open();
+      return [...accounts.keys()];
     },
 
     async close() {

@@ -16,6 +16,7 @@ import {
   checkKey,
   checkLedgerEntry,
   checkLedgerLimit,
+  checkPrefix,
   checkTtl,
   storeClosed,
   storeUnavailable,
@@ -134,6 +135,18 @@ export class RedisStore implements Store {
     return (await this.#call('deleting', () => this.#client.del(this.#key('kv', key)))) > 0;
   }
 
+  async keys(prefix: string): Promise<string[]> {
+    checkPrefix(prefix);
+    const space = this.#key('kv', '');
+    const match = `${globEscape(space + prefix)}*`;
+    return this.#call('listing keys', async () => {
+      const found = new Set<string>();
+      for await (const batch of this.#client.scanIterator({ MATCH: match, COUNT: 1000 }))
+        for (const key of batch) found.add(key.slice(space.length));
+      return [...found];
+    });
+  }
+
   async consume(key: string, amount: number, limit: number, windowMs: number): Promise<ConsumeResult> {
     checkKey(key);
     checkConsume(amount, limit, windowMs);
@@ -213,6 +226,20 @@ export class RedisStore implements Store {
   async rebuildBalance(agent: string): Promise<number> {
     checkKey(agent, 'agent');
     return Number(await this.#script('rebuilding a balance', REBUILD_BALANCE, this.#creditKeys(agent), []));
+  }
+
+  async agents(): Promise<string[]> {
+    const head = `${this.#prefix}credits:{`;
+    const tail = '}:balance';
+    return this.#call('listing agents', async () => {
+      const found = new Set<string>();
+      for await (const batch of this.#client.scanIterator({
+        MATCH: `${globEscape(head)}*${tail}`,
+        COUNT: 1000,
+      }))
+        for (const key of batch) found.add(key.slice(head.length, -tail.length));
+      return [...found];
+    });
   }
 
   async close(): Promise<void> {
@@ -298,6 +325,11 @@ export class RedisStore implements Store {
 }
 
 class DeadlineError extends Error {}
+
+/** `text` matched literally in a SCAN pattern. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

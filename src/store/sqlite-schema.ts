@@ -51,6 +51,10 @@ export function prepareStatements(db: DatabaseSync) {
       'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
     ),
     remove: statement('DELETE FROM kv WHERE key = ? RETURNING expires_at'),
+    keysFrom: statement(
+      'SELECT key FROM kv WHERE key >= ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY key',
+    ),
+    agents: statement('SELECT agent FROM credit_balance'),
     dropExpiredBuckets: statement('DELETE FROM rate_window WHERE key = ? AND expires_at <= ?'),
     buckets: statement(
       'SELECT bucket AS startMs, amount, expires_at AS expiresAtMs FROM rate_window WHERE key = ?',

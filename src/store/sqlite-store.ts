@@ -19,6 +19,7 @@ import {
   checkKey,
   checkLedgerEntry,
   checkLedgerLimit,
+  checkPrefix,
   checkTtl,
   counterValue,
   storeClosed,
@@ -93,6 +94,20 @@ export class SqliteStore implements Store {
     return this.#write('deleting', (nowMs) => {
       const row = this.#statements.remove.get(key) as Row | undefined;
       return row !== undefined && !isExpired(row.expires_at, nowMs);
+    });
+  }
+
+  async keys(prefix: string): Promise<string[]> {
+    checkPrefix(prefix);
+    return this.#run('listing keys', () => {
+      const found: string[] = [];
+      // Keys sort by their bytes, so the ones with `prefix` are one run starting at `prefix`.
+      for (const row of this.#statements.keysFrom.iterate(prefix, Date.now()) as Iterable<Row>) {
+        const key = row.key as string;
+        if (!key.startsWith(prefix)) break;
+        found.push(key);
+      }
+      return found;
     });
   }
 
@@ -185,6 +200,11 @@ export class SqliteStore implements Store {
       this.#statements.setBalance.run(agent, sum);
       return sum;
     });
+  }
+
+  async agents(): Promise<string[]> {
+    const rows = this.#run('listing agents', () => this.#statements.agents.all() as Row[]);
+    return rows.map((row) => row.agent as string);
   }
 
   async close(): Promise<void> {

@@ -29,6 +29,12 @@ export function checkKey(key: unknown, name = 'key'): string {
   return key;
 }
 
+/** A key prefix for `keys`: a string, possibly empty (every key). */
+export function checkPrefix(prefix: unknown): string {
+  if (typeof prefix !== 'string') throw invalid('A key prefix must be a string.');
+  return prefix;
+}
+
 /** The TTL in whole milliseconds, or undefined for "never expires". */
 export function checkTtl(options: SetOptions | undefined): number | undefined {
   const ttlMs = options?.ttlMs;

@@ -19,6 +19,11 @@ export interface Store {
   set(key: string, value: unknown, options?: SetOptions): Promise<void>;
   /** Removes `key`; true when something was there. */
   delete(key: string): Promise<boolean>;
+  /**
+   * The live keys of values and counters that start with `prefix`, in no particular order (not rate windows
+   * or ledgers). For listings such as a day's usage counters; it scans, so keep it off hot paths.
+   */
+  keys(prefix: string): Promise<string[]>;
 
   /**
    * Takes `amount` from a sliding window of `windowMs` holding at most `limit`, atomically: either all of
@@ -45,6 +50,8 @@ export interface Store {
   ledger(agent: string, options?: LedgerOptions): Promise<LedgerEntry[]>;
   /** Sets the balance to the sum of the ledger's deltas (repairing any drift) and returns it. */
   rebuildBalance(agent: string): Promise<number>;
+  /** Every agent that has a balance (ever had a ledger entry), in no particular order. */
+  agents(): Promise<string[]>;
 
   /** Releases the file or connection. Later calls fail; closing twice is fine. */
   close(): Promise<void>;

@@ -77,6 +77,33 @@ export function storeConformanceSuite(
       });
     });
 
+    describe('listing', () => {
+      test('keys(prefix) lists live values and counters with that prefix, not expired ones', async () => {
+        await store.set('usage:2025-01-01:a', 1);
+        await store.increment('usage:2025-01-01:b', 2);
+        await store.set('usage:2025-01-01:gone', 3, { ttlMs: 100 });
+        await store.set('usage:2025-01-02:a', 4);
+        await store.set('usage:2025-01-01*odd[key]?', 5);
+        await store.set('other', 6);
+        await store.consume('usage:2025-01-01:window', 1, 5, 60_000);
+        await sleep(150);
+        assert.deepEqual((await store.keys('usage:2025-01-01:')).sort(), [
+          'usage:2025-01-01:a',
+          'usage:2025-01-01:b',
+        ]);
+        assert.deepEqual(await store.keys('usage:2025-01-01*'), ['usage:2025-01-01*odd[key]?']);
+        assert.deepEqual(await store.keys('nothing-here:'), []);
+        assert.equal((await store.keys('')).length, 5);
+      });
+
+      test('agents() lists every agent with a balance', async () => {
+        assert.deepEqual(await store.agents(), []);
+        await store.ledgerApply('team:one', { delta: 5, reason: 'grant', requireNonNegative: false });
+        await store.ledgerApply('b}{x', { delta: 1, reason: 'grant', requireNonNegative: false });
+        assert.deepEqual((await store.agents()).sort(), ['b}{x', 'team:one']);
+      });
+    });
+
     describe('consume', () => {
       test('takes all of an amount or none, and reports what is left', async () => {
         const windowMs = 60_000;

@@ -32,7 +32,12 @@ export interface StoreWorker {
 const WORKER = fileURLToPath(new URL('./store-worker.ts', import.meta.url));
 
 export function spawnStoreWorker(spec: WorkerSpec): StoreWorker {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(spec)], { stdio: 'pipe' });
+  return spawnWorker(WORKER, spec);
+}
+
+/** Spawns `script` (a worker that prints `ready`, waits for `go`, works, prints its result) with `spec` as JSON. */
+export function spawnWorker(script: string, spec: unknown): StoreWorker {
+  const child = spawn(process.execPath, [script, JSON.stringify(spec)], { stdio: 'pipe' });
   const lines: string[] = [];
   let stderr = '';
   let pending = '';
@@ -93,7 +98,12 @@ export function spawnStoreWorker(spec: WorkerSpec): StoreWorker {
 
 /** Starts `specs` together (all ready, then all told to go) and returns each one's last stdout line as JSON. */
 export async function runWorkersTogether<RESULT>(specs: WorkerSpec[]): Promise<RESULT[]> {
-  const workers = specs.map(spawnStoreWorker);
+  return runScriptsTogether(WORKER, specs);
+}
+
+/** `runWorkersTogether` for any worker script. */
+export async function runScriptsTogether<RESULT>(script: string, specs: unknown[]): Promise<RESULT[]> {
+  const workers = specs.map((spec) => spawnWorker(script, spec));
   await Promise.all(workers.map((worker) => worker.waitFor((lines) => lines.includes('ready'))));
   for (const worker of workers) worker.go();
   return Promise.all(

@@ -22,10 +22,12 @@ const SENTENCES: Record<ErrorCode, string> = {
     'The page had no readable text; a JavaScript application needs a browser back-end to render, so use one if it is configured, or try another source.',
   BLOCKED_BY_SITE:
     'The site is blocking automated access right now (a CAPTCHA or challenge page); try again later or use another source.',
-  RATE_LIMITED: 'Too many calls right now; wait before trying again, or answer from what you already have.',
-  CREDITS_EXHAUSTED: 'The credit budget for this agent is used up; answer from what you already have.',
+  RATE_LIMITED:
+    'Too many calls right now; do not retry at once: answer from what you already have, or wait the time given below before calling again.',
+  CREDITS_EXHAUSTED:
+    'This agent does not have enough credits left for this call (balance and cost below); answer from what you already have, or tell the user that more credits are needed. Retrying will not help until credits are granted.',
   REPEATED_LOOKUP:
-    'You already made this exact lookup; use the results you already have instead of repeating it.',
+    'You already made this exact lookup in this session; use the results you already have instead of repeating it (change the query or URL only if you need something different).',
   ALL_FAILED:
     'Every provider failed (this is not an empty result); see the reasons below, and answer from what you have or try again later.',
   ABORTED: 'The call was cancelled.',
@@ -41,9 +43,16 @@ const PROVIDER_SENTENCES: Record<string, Partial<Record<ErrorCode, string>>> = {
   },
 };
 
+/** A store outage (`details.reason: 'store_unavailable'`): the controls refused the call rather than skip it. */
+const STORE_UNAVAILABLE_SENTENCE =
+  "Periscope's state store (rate limits, credits, repeat checks) is unavailable, so the call was refused rather than run unchecked; tell the user, and try again in a minute.";
+
 export function describeForModel(error: PeriscopeError): string {
   const provider = typeof error.details.provider === 'string' ? error.details.provider : undefined;
-  const sentence = (provider && PROVIDER_SENTENCES[provider]?.[error.code]) || SENTENCES[error.code];
+  const sentence =
+    (error.details.reason === 'store_unavailable' && STORE_UNAVAILABLE_SENTENCE) ||
+    (provider && PROVIDER_SENTENCES[provider]?.[error.code]) ||
+    SENTENCES[error.code];
   const lines = [sentence, `Error ${error.code}: ${error.message}`];
   if (error.retryAfterMs !== undefined)
     lines.push(`Retry after about ${Math.ceil(error.retryAfterMs / 1000)} s.`);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
 import type { ProviderAttempt } from '../errors.ts';
+import { searchCacheKey } from '../policy/cache-keys.ts';
+import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { ImageResult } from '../search/types.ts';
 import { searchStartLine, successLine } from './search-summary.ts';
@@ -37,6 +39,8 @@ const DESCRIPTION = [
 export interface ImageSearchToolSettings {
   config: SearchConfig;
   chain: SearchChain;
+  /** Results kept between calls (the store), with single flight; none when caching is off. */
+  cache?: ToolCache | undefined;
 }
 
 /** `Image results for: <query>`, then `N. title / image URL / source: page (W×H)` blocks. */
@@ -68,22 +72,25 @@ export function createImageSearchTool(
       try {
         const input = validateInput(imageSearchInputSchema, rawInput, 'image_search');
         display = searchStartLine('images', input.query);
-        const answer = await chain.searchImages(
-          {
-            query: input.query,
-            count: input.count ?? config.maxResults,
-            size: input.size,
-            type: input.type,
-            layout: input.layout,
-          },
-          { signal: options.signal, provider: options.provider },
+        const request = {
+          query: input.query,
+          count: input.count ?? config.maxResults,
+          size: input.size,
+          type: input.type,
+          layout: input.layout,
+        };
+        const { value: answer, cached } = await readThrough(
+          settings.cache,
+          searchCacheKey(request, options.provider),
+          () => chain.searchImages(request, { signal: options.signal, provider: options.provider }),
+          { agentId: options.agentId, signal: options.signal },
         );
         const data: ImageSearchData = {
           query: input.query,
           provider: answer.provider,
           results: answer.results,
           attempts: answer.attempts,
-          cached: false,
+          cached,
           warnings: answer.warnings,
         };
         const elapsedMs = Math.round(performance.now() - started);
@@ -91,7 +98,9 @@ export function createImageSearchTool(
           isError: false,
           output: formatImageResults(input.query, answer.provider, answer.results),
           data,
-          display: successLine(answer.provider, answer.results.length, 'image', elapsedMs, answer.attempts),
+          display: cached
+            ? successLine(`${answer.provider} (cached)`, answer.results.length, 'image', elapsedMs, [])
+            : successLine(answer.provider, answer.results.length, 'image', elapsedMs, answer.attempts),
         };
       } catch (error) {
         return searchErrorResult(error, display, started);

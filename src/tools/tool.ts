@@ -11,6 +11,8 @@ export interface ToolExecuteOptions {
   agentId?: string;
   /** One agent turn or one MCP session: the scope of the repeat throttle. Default: a fresh id per call. */
   sessionId?: string;
+  /** The model's id for this tool call (MCP request id, AI SDK toolCallId): forwarded where a back-end wants it. */
+  toolCallId?: string;
   /** Progress during long calls (MCP progress notifications). */
   onProgress?: (progress: ToolProgress) => void;
 }

@@ -4,10 +4,11 @@ import { headingsFrom, type OutlineEntry } from '../content/outline.ts';
 import { type PageWindow, paginate } from '../content/paginate.ts';
 import type { ExtractMode, ImageBlock } from '../content/types.ts';
 import { wrapUntrusted } from '../content/untrusted-envelope.ts';
-import { PeriscopeError } from '../errors.ts';
+import { type FetchAttempt, isPeriscopeError, PeriscopeError } from '../errors.ts';
 import { DocumentCache } from '../fetch/document-cache.ts';
-import type { FetchBackend } from '../fetch/fetch-backend.ts';
+import { attemptTrail, type FetchChain } from '../fetch/fetch-chain.ts';
 import type { HttpFetch } from '../net/types.ts';
+import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
 import type { Tool } from './tool.ts';
 import { toErrorResult } from './tool-result.ts';
 import { parseCallerUrl, shortUrl, validateInput } from './validate-input.ts';
@@ -49,14 +50,19 @@ export interface WebFetchData {
   /** PDF: pages in the document. */
   pageCount?: number | undefined;
   extractor: string;
+  /** The back-end that returned the page (`local`, `browser`, `jina-reader`, …). */
   backend: string;
+  /** Every back-end's part: `ok`, `failed` (code, status, why) or `skipped` (why), with its time. */
+  attempts?: FetchAttempt[];
+  /** What the back-end left out or refused (a browser's blocked sub-requests, a refused download). */
+  warnings?: string[];
   truncated: boolean;
   length: number;
   totalLength: number;
   startIndex: number;
   nextStartIndex?: number;
   untrusted: true;
-  /** Served from the in-process document cache (a continuation read), not downloaded again. */
+  /** Served from a cache (the store's, or the in-process one for continuation reads), not downloaded again. */
   cached: boolean;
   /** The headings of a document longer than one window, with the `startIndex` each starts at. */
   outline?: OutlineEntry[];
@@ -78,27 +84,49 @@ const DESCRIPTION = [
 export interface WebFetchToolSettings {
   config: FetchConfig;
   httpFetch: HttpFetch;
-  backend: FetchBackend;
+  /** `fetch.chain`: the back-ends, the URL preflight and robots.txt (src/fetch/fetch-chain.ts). */
+  chain: FetchChain;
+  /** Documents kept between calls (the store), first reads and continuations, with single flight. */
+  pageCache?: ToolCache | undefined;
 }
 
 /** Headings named in the "read on" hint. */
 const HINT_HEADINGS = 5;
 
 export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetchInput, WebFetchData> {
-  const { config, httpFetch, backend } = settings;
+  const { config, httpFetch, chain } = settings;
   const documents = new DocumentCache({
     ttlMs: config.continuationTtlMs,
     maxChars: config.continuationMaxChars,
   });
   const limits = { pdfMaxPages: config.pdfMaxPages, imageMaxBytes: config.imageMaxBytes };
 
-  /** Continuation reads come from the document cache; first reads always go to the origin. */
-  async function readPage(url: URL, mode: ExtractMode, startIndex: number, signal: AbortSignal) {
-    const key = `${backend.id} ${mode} ${url.href}`;
+  /**
+   * Continuation reads come from the in-process document cache first (it also holds documents too big for one
+   * store entry); then any read from the page cache (the store: shared, with single flight), else the origin.
+   */
+  async function readPage(
+    url: URL,
+    mode: ExtractMode,
+    startIndex: number,
+    signal: AbortSignal,
+    agentId: string | undefined,
+    toolCallId: string | undefined,
+  ) {
+    const key = `${chain.ids.join('+')} ${mode} ${url.href}`;
     const cached = startIndex > 0 ? documents.get(key) : undefined;
     if (cached) return { page: cached, cached: true };
-    const page = await backend.fetchPage({ url, mode, limits }, { signal, fetch: httpFetch });
-    return { page, cached: false, key };
+    const read = await readThrough(
+      settings.pageCache,
+      key,
+      () => chain.fetch({ url, mode, limits, toolCallId }, { signal, fetch: httpFetch }),
+      {
+        agentId,
+        signal,
+        isCacheable: (page) => page.content.text.trim() !== '' || page.content.image !== undefined,
+      },
+    );
+    return { page: read.value, cached: read.cached, key };
   }
 
   return {
@@ -120,6 +148,8 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           input.extractMode ?? config.extractMode,
           startIndex,
           signal,
+          options.agentId,
+          options.toolCallId,
         );
         const { content } = page;
         if (content.text.trim() === '' && !content.image) {
@@ -149,7 +179,9 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
             pageCount: content.pageCount,
           }),
           extractor: content.extractor,
-          backend: backend.id,
+          backend: page.backend ?? chain.ids[0] ?? 'local',
+          ...(page.attempts ? { attempts: page.attempts } : {}),
+          ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
           truncated: window.truncated,
           length: window.length,
           totalLength: window.totalLength,
@@ -167,7 +199,13 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         const shown = window.truncated
           ? `${window.length} of ${window.totalLength} chars`
           : `${window.length} chars`;
-        const source = cached ? 'from memory' : `${page.status} ${content.contentType}`;
+        const trail =
+          !cached && page.attempts && page.attempts.length > 1 ? attemptTrail(page.attempts) : undefined;
+        const source = cached
+          ? 'from cache'
+          : trail
+            ? `${trail} ${content.contentType}`
+            : `${page.status} ${content.contentType}`;
         return {
           isError: false,
           output: parts.join('\n'),
@@ -175,7 +213,12 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           display: `${display} → ${source}, ${shown} in ${elapsedMs} ms`,
         };
       } catch (error) {
-        return toErrorResult(error, display);
+        const attempts = isPeriscopeError(error) ? error.details.attempts : undefined;
+        const trail =
+          attempts && attempts.length > 1 && 'backend' in (attempts[0] ?? {})
+            ? ` → ${attemptTrail(attempts as FetchAttempt[])}`
+            : '';
+        return toErrorResult(error, `${display}${trail}`);
       }
     },
   };

@@ -110,7 +110,12 @@ test('web_search output is exactly "Results for: <query>" and numbered title/url
 
 test('display names what was skipped; the default count comes from search.maxResults', async () => {
   const periscope = createPeriscope(
-    { search: { chain: ['duckduckgo', 'brave'], maxResults: 1 }, providers: providers() },
+    // The cache off: the second identical search must reach the chain to show the cooldown.
+    {
+      search: { chain: ['duckduckgo', 'brave'], maxResults: 1 },
+      providers: providers(),
+      cache: { enabled: false },
+    },
     { env: {} },
   );
   const result = await periscope.search({ query: 'python 3.13' });

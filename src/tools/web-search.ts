@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
 import { isPeriscopeError, type ProviderAttempt } from '../errors.ts';
+import { searchCacheKey } from '../policy/cache-keys.ts';
+import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { SearchResult } from '../search/types.ts';
 import { describeMisses, searchStartLine, successLine } from './search-summary.ts';
@@ -55,6 +57,8 @@ const DESCRIPTION = [
 export interface WebSearchToolSettings {
   config: SearchConfig;
   chain: SearchChain;
+  /** Results kept between calls (the store), with single flight; none when caching is off. */
+  cache?: ToolCache | undefined;
 }
 
 /** The model-facing text: `Results for: <query>`, then `N. title / url / snippet` blocks. */
@@ -85,15 +89,18 @@ export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSe
       try {
         const input = validateInput(webSearchInputSchema, rawInput, 'web_search');
         display = searchStartLine('search', input.query);
-        const answer = await chain.search(
-          {
-            query: input.query,
-            count: input.count ?? config.maxResults,
-            freshness: input.freshness,
-            region: input.region?.toLowerCase(),
-            language: input.language,
-          },
-          { signal: options.signal, provider: options.provider },
+        const request = {
+          query: input.query,
+          count: input.count ?? config.maxResults,
+          freshness: input.freshness,
+          region: input.region?.toLowerCase(),
+          language: input.language,
+        };
+        const { value: answer, cached } = await readThrough(
+          settings.cache,
+          searchCacheKey(request, options.provider),
+          () => chain.search(request, { signal: options.signal, provider: options.provider }),
+          { agentId: options.agentId, signal: options.signal },
         );
         const elapsedMs = Math.round(performance.now() - started);
         const data: WebSearchData = {
@@ -101,14 +108,16 @@ export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSe
           provider: answer.provider,
           results: answer.results,
           attempts: answer.attempts,
-          cached: false,
+          cached,
           warnings: answer.warnings,
         };
         return {
           isError: false,
           output: formatWebResults(input.query, answer.provider, answer.results),
           data,
-          display: successLine(answer.provider, answer.results.length, 'result', elapsedMs, answer.attempts),
+          display: cached
+            ? successLine(`${answer.provider} (cached)`, answer.results.length, 'result', elapsedMs, [])
+            : successLine(answer.provider, answer.results.length, 'result', elapsedMs, answer.attempts),
         };
       } catch (error) {
         return searchErrorResult(error, display, started);

@@ -2,7 +2,8 @@ import { renderContent } from '../../content/render-content.ts';
 import type { ContentInput } from '../../content/types.ts';
 import { isPeriscopeError } from '../../errors.ts';
 import { throwForStatus } from '../../net/http-status.ts';
-import type { FetchBackend } from '../fetch-backend.ts';
+import type { HttpResponse } from '../../net/types.ts';
+import type { FetchBackend, FetchedPage, PageRequest } from '../fetch-backend.ts';
 
 /**
  * Markdown first: sites that can serve it (Cloudflare's "Markdown for Agents", docs sites, llms.txt-style
@@ -12,10 +13,10 @@ export const ACCEPT =
   'text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, application/json;q=0.8, text/plain;q=0.7, */*;q=0.5';
 
 /** Bot challenges (Cloudflare, CAPTCHA walls) usually come with one of these statuses. */
-const CHALLENGE_STATUSES = new Set([403, 429, 503]);
+export const CHALLENGE_STATUSES = new Set([403, 429, 503]);
 
 /** A challenge page is BLOCKED_BY_SITE (a browser may get through), not a plain HTTP error. */
-async function throwIfChallenge(input: ContentInput): Promise<void> {
+export async function throwIfChallenge(input: ContentInput): Promise<void> {
   try {
     await renderContent(input);
   } catch (error) {
@@ -23,27 +24,42 @@ async function throwIfChallenge(input: ContentInput): Promise<void> {
   }
 }
 
+/**
+ * An HTTP response as the local pipeline reads it: a challenge status with a challenge page is BLOCKED_BY_SITE,
+ * another error status is HTTP_STATUS, anything else is rendered (HTML main content, PDF, JSON, feed, image…).
+ */
+export async function renderResponse(
+  response: HttpResponse,
+  request: PageRequest,
+  signal: AbortSignal,
+): Promise<FetchedPage> {
+  const input = {
+    url: response.finalUrl,
+    headers: response.headers,
+    body: response.body,
+    mode: request.mode,
+    limits: request.limits,
+    signal,
+  };
+  if (CHALLENGE_STATUSES.has(response.status)) await throwIfChallenge(input);
+  throwForStatus(response);
+  const content = await renderContent(input);
+  return { url: response.url, finalUrl: response.finalUrl, status: response.status, content };
+}
+
 /** The floor of every fetch chain: the guarded HTTP client and the local content pipeline. */
 export function createLocalFetchBackend(): FetchBackend {
   return {
     id: 'local',
+    kind: 'origin',
+    rendersJavaScript: false,
+    unavailableReason: () => undefined,
     async fetchPage(request, context) {
       const response = await context.fetch(request.url, {
         signal: context.signal,
         headers: { accept: ACCEPT },
       });
-      const input = {
-        url: response.finalUrl,
-        headers: response.headers,
-        body: response.body,
-        mode: request.mode,
-        limits: request.limits,
-        signal: context.signal,
-      };
-      if (CHALLENGE_STATUSES.has(response.status)) await throwIfChallenge(input);
-      throwForStatus(response);
-      const content = await renderContent(input);
-      return { url: response.url, finalUrl: response.finalUrl, status: response.status, content };
+      return renderResponse(response, request, context.signal);
     },
   };
 }

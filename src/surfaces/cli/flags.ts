@@ -10,6 +10,25 @@ export const COMMON_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies FlagSpec;
 
+/** `--agent ID`: the principal a tool call's limits, credits and usage belong to. */
+export const AGENT_FLAG = { agent: { type: 'string' } } as const satisfies FlagSpec;
+
+/** The agent id a CLI call acts as. */
+export const CLI_AGENT_ID = 'cli';
+
+export const AGENT_FLAG_HELP =
+  '  --agent ID              the agent whose limits, credits and usage apply (default cli)';
+
+/** `--agent`, checked, or `cli`. */
+export function agentFlag(values: ParsedFlags): string {
+  const raw = values.agent;
+  if (raw === undefined) return CLI_AGENT_ID;
+  const agent = String(raw).trim();
+  if (agent === '' || agent.length > 200 || /\p{Cc}/u.test(agent))
+    throw new UsageError(`--agent expects an id of 1–200 characters, got '${String(raw)}'`);
+  return agent;
+}
+
 /** Network limits: each flag is the twin of a `network.*` config key. */
 export const NETWORK_FLAGS = {
   'allow-private-network': { type: 'string', multiple: true },

@@ -4,6 +4,7 @@ import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from './cli-error.ts
 import { configCommand } from './commands/config-show.ts';
 import { extractCommand } from './commands/extract.ts';
 import { fetchCommand } from './commands/fetch.ts';
+import { mcpCommand } from './commands/mcp.ts';
 import { imagesCommand, searchCommand } from './commands/search.ts';
 import { statusCommand } from './commands/status.ts';
 import { type CliIo, processIo, writeLine } from './io.ts';
@@ -18,7 +19,11 @@ Commands:
   fetch <url>         read a web page as markdown or text (guarded against private addresses)
   extract [file|-]    offline: HTML from a file or stdin → main content
   config show         print the effective configuration, secrets redacted
-  status              search providers: chain, keys present, health, quota
+  status              search providers (chain, keys, health, quota) and today's usage
+  credits show|grant|ledger   credit balances per agent (limits.credits)
+  mcp                 MCP server on stdio (--tools web_search,web_fetch to offer fewer tools)
+  serve               HTTP gateway and MCP over HTTP (/mcp) on 127.0.0.1:7800 (--port N, --host H)
+  keys create|list|revoke   API keys for serve (each key acts as its --agent)
 
 Options:
   -h, --help          help (also 'periscope <command> --help')
@@ -33,6 +38,11 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   extract: extractCommand,
   config: configCommand,
   status: statusCommand,
+  credits: async (argv, io) => (await import('./commands/credits.ts')).creditsCommand(argv, io),
+  mcp: mcpCommand,
+  // The gateway's modules load only for its commands.
+  serve: async (argv, io) => (await import('./commands/serve.ts')).serveCommand(argv, io),
+  keys: async (argv, io) => (await import('./commands/keys.ts')).keysCommand(argv, io),
 };
 
 /** Run the CLI; returns the exit code. Never throws for a user mistake. */

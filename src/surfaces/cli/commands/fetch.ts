@@ -3,6 +3,9 @@ import type { ErrorCode, ToolErrorData } from '../../../errors.ts';
 import { createPeriscope } from '../../../index.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from '../cli-error.ts';
 import {
+  AGENT_FLAG,
+  AGENT_FLAG_HELP,
+  agentFlag,
   COMMON_FLAGS,
   integerFlag,
   NETWORK_FLAGS,
@@ -21,6 +24,7 @@ Options:
   --mode markdown|text    output format (default markdown; config fetch.extractMode)
   --max-chars N           characters to print (default 50000; config fetch.maxChars)
   --start N               continue reading at this character offset (the nextStartIndex of a previous call)
+${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file (default: ./periscope.config.{json,yaml}, ~/.config/periscope/)
   -h, --help              this help
@@ -39,6 +43,7 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
 const FLAGS = {
   ...COMMON_FLAGS,
   ...NETWORK_FLAGS,
+  ...AGENT_FLAG,
   mode: { type: 'string' },
   'max-chars': { type: 'string' },
   start: { type: 'string' },
@@ -61,6 +66,7 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   if (mode !== undefined && mode !== 'markdown' && mode !== 'text') {
     throw new UsageError(`--mode must be markdown or text, got '${mode}'`);
   }
+  const agentId = agentFlag(values);
   const { config } = loadConfig({
     configPath: values.config as string | undefined,
     env: io.env,
@@ -70,12 +76,15 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   const periscope = createPeriscope(config, { env: io.env });
   const maxChars = integerFlag(values, 'max-chars', 100);
   const startIndex = integerFlag(values, 'start', 0);
-  const result = await periscope.fetch({
-    url: positionals[0] as string,
-    ...(mode ? { extractMode: mode } : {}),
-    ...(maxChars === undefined ? {} : { maxChars }),
-    ...(startIndex === undefined ? {} : { startIndex }),
-  });
+  const result = await periscope.fetch(
+    {
+      url: positionals[0] as string,
+      ...(mode ? { extractMode: mode } : {}),
+      ...(maxChars === undefined ? {} : { maxChars }),
+      ...(startIndex === undefined ? {} : { startIndex }),
+    },
+    { agentId },
+  );
   await periscope.close();
   if (values.json) writeLine(io.stdout, JSON.stringify(result, null, 2));
   if (!result.isError) {

@@ -6,6 +6,9 @@ import { searchStartLine } from '../../../tools/search-summary.ts';
 import type { ToolResult } from '../../../tools/tool-result.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from '../cli-error.ts';
 import {
+  AGENT_FLAG,
+  AGENT_FLAG_HELP,
+  agentFlag,
   COMMON_FLAGS,
   integerFlag,
   NETWORK_FLAGS,
@@ -27,6 +30,7 @@ Options:
   --freshness day|week|month|year   only recent results
   --region CC             two-letter country code, e.g. us, de
   --language LL           language code, e.g. en, de
+${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file (default: ./periscope.config.{json,yaml}, ~/.config/periscope/)
   -h, --help              this help
@@ -48,6 +52,7 @@ Options:
   --size small|medium|large|wallpaper
   --type photo|clipart|gif|transparent|line
   --layout square|tall|wide
+${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file
   -h, --help              this help
@@ -59,6 +64,7 @@ Exit codes: 0 ok, 1 every provider failed (each reason is printed), 2 usage or c
 const SHARED_FLAGS = {
   ...COMMON_FLAGS,
   ...NETWORK_FLAGS,
+  ...AGENT_FLAG,
   count: { type: 'string' },
   provider: { type: 'string' },
 } as const;
@@ -125,7 +131,7 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
   });
   const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
   const provider = text(values, 'provider');
-  const options = provider === undefined ? {} : { provider };
+  const options = { agentId: agentFlag(values), ...(provider === undefined ? {} : { provider }) };
   writeLine(io.stderr, searchStartLine(command, query));
   let result: ToolResult;
   if (command === 'search') {

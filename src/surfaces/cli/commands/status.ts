@@ -1,24 +1,36 @@
 import { dirname } from 'node:path';
 import { loadConfig } from '../../../config/load-config.ts';
-import { createPeriscope } from '../../../index.ts';
+import { createPeriscope, type Periscope, type UsageQuery, type UsageReport } from '../../../index.ts';
 import type { ProviderStatus } from '../../../search/chain.ts';
 import type { QuotaInfo } from '../../../search/types.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
-import { COMMON_FLAGS, NETWORK_FLAGS, networkOverrides, parseFlags } from '../flags.ts';
+import {
+  AGENT_FLAG,
+  agentFlag,
+  COMMON_FLAGS,
+  NETWORK_FLAGS,
+  networkOverrides,
+  type ParsedFlags,
+  parseFlags,
+} from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { usageLines } from './usage-table.ts';
 
-export const STATUS_HELP = `Usage: periscope status [--json] [--config FILE]
+export const STATUS_HELP = `Usage: periscope status [--json] [--day YYYY-MM-DD] [--agent ID] [--config FILE]
 
 List every search provider: its place in the chain (search.chain), whether its credentials are present (config or
 the well-known environment variable), its health (cooling down until when, after which failure), and its quota —
-asked live where the provider has a usage endpoint, otherwise as the last response reported it.
+asked live where the provider has a usage endpoint, otherwise as the last response reported it. Then the day's
+usage from the store: calls, cache hits, credits spent and errors per agent, tool and provider.
 
 Options:
+  --day YYYY-MM-DD        usage of that day (UTC; default today)
+  --agent ID              usage of that agent only
   --json                  print the status as JSON
   --config FILE           config file
   -h, --help              this help`;
 
-const FLAGS = { ...COMMON_FLAGS, ...NETWORK_FLAGS } as const;
+const FLAGS = { ...COMMON_FLAGS, ...NETWORK_FLAGS, ...AGENT_FLAG, day: { type: 'string' } } as const;
 
 export async function statusCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('status', argv, FLAGS);
@@ -29,6 +41,7 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
   if (positionals.length > 0) {
     throw new UsageError(`status takes no arguments, got '${positionals.join(' ')}'`);
   }
+  const usageQuery = usageQueryOf(values);
   const { config, source } = loadConfig({
     configPath: typeof values.config === 'string' ? values.config : undefined,
     env: io.env,
@@ -37,6 +50,7 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
   });
   const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
   const { providers } = await periscope.status({ quota: true });
+  const usage = await readUsageFor(periscope, usageQuery);
   await periscope.close();
   const chain = inOrder(providers.filter((provider) => provider.inChain));
   const imageChain = inOrder(providers.filter((provider) => provider.inImageChain));
@@ -51,6 +65,7 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
         from: chainSetting,
       },
       providers,
+      usage: 'error' in usage ? { error: usage.error } : { store: usage.where, ...usage.report },
     };
     writeLine(io.stdout, JSON.stringify(shown, null, 2));
     return EXIT_OK;
@@ -87,7 +102,31 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
         .trimEnd(),
     );
   }
+  writeLine(io.stdout, '');
+  if ('error' in usage) writeLine(io.stdout, `usage: not available (${usage.error})`);
+  else for (const line of usageLines(usage.report, usage.where)) writeLine(io.stdout, line);
   return EXIT_OK;
+}
+
+function usageQueryOf(values: ParsedFlags): UsageQuery {
+  const day = typeof values.day === 'string' ? values.day : undefined;
+  if (day !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(day))))
+    throw new UsageError(`--day expects a date as YYYY-MM-DD, got '${day}'`);
+  return { day, agentId: values.agent === undefined ? undefined : agentFlag(values) };
+}
+
+/** The day's usage, or why it cannot be read (the providers are shown either way). */
+async function readUsageFor(
+  periscope: Periscope,
+  query: UsageQuery,
+): Promise<{ report: UsageReport; where: string } | { error: string }> {
+  try {
+    const store = await periscope.store();
+    const report = await periscope.usage(query);
+    return { report, where: `${store.kind} ${store.location}` };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 function inOrder(providers: ProviderStatus[]): ProviderStatus[] {

@@ -1,0 +1,36 @@
+// The part of autocannon's programmatic API the gateway bench uses (the package ships no types).
+declare module 'autocannon' {
+  export interface Percentiles {
+    average: number;
+    mean: number;
+    max: number;
+    min: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    total: number;
+  }
+  export interface Options {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    duration?: number;
+    amount?: number;
+    timeout?: number;
+  }
+  export interface Result {
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    resets: number;
+    '2xx': number;
+    latency: Percentiles;
+    requests: Percentiles & { sent: number };
+    statusCodeStats: Record<string, { count: number }>;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}

@@ -1,0 +1,206 @@
+// The two development sets in ../shared/corpus/ and their metrics, shared by bench/extract.bench.ts and
+// test/extraction-floor.test.ts.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const CORPUS_ROOT = new URL('../../shared/corpus/', import.meta.url).pathname;
+export const TRAFILATURA_DEV = join(CORPUS_ROOT, 'trafilatura-dev');
+export const READABILITY_SET = join(CORPUS_ROOT, 'readability');
+/** The URL Readability's own tests parse every page with. */
+export const READABILITY_PAGE_URL = 'http://fakehost/test/page.html';
+
+// ---------------------------------------------------------------------------------------------------
+// trafilatura-dev: human judgements, trafilatura's own evaluation (SOURCE.md)
+
+export interface JudgedPage {
+  url: string;
+  file: string;
+  /** Raw bytes: some pages are in legacy charsets. */
+  body: Uint8Array;
+  with: string[];
+  without: string[];
+}
+
+export function loadTrafilaturaDev(directory = TRAFILATURA_DEV): JudgedPage[] {
+  const judgements = JSON.parse(readFileSync(join(directory, 'evaldata.json'), 'utf8')) as Record<
+    string,
+    { file: string; with: string[]; without: string[] }
+  >;
+  return Object.entries(judgements).map(([url, judgement]) => ({
+    url,
+    file: judgement.file,
+    body: readFileSync(join(directory, 'html', judgement.file)),
+    with: judgement.with,
+    without: judgement.without,
+  }));
+}
+
+export interface SnippetCounts {
+  tp: number;
+  fn: number;
+  fp: number;
+  tn: number;
+}
+
+const squash = (text: string) => text.replace(/\s+/g, ' ');
+
+/**
+ * One page under trafilatura's evaluation: each `with` snippet found in the output is a true positive
+ * (else a false negative), each `without` snippet found a false positive (else a true negative).
+ * Case-sensitive substring search after collapsing whitespace runs to one space on both sides. No
+ * output counts as an empty one.
+ */
+export function judgeSnippets(output: string | undefined, page: Pick<JudgedPage, 'with' | 'without'>) {
+  const text = squash(output ?? '');
+  const counts: SnippetCounts = { tp: 0, fn: 0, fp: 0, tn: 0 };
+  for (const snippet of page.with) {
+    if (text.includes(squash(snippet))) counts.tp += 1;
+    else counts.fn += 1;
+  }
+  for (const snippet of page.without) {
+    if (text.includes(squash(snippet))) counts.fp += 1;
+    else counts.tn += 1;
+  }
+  return counts;
+}
+
+export interface SnippetScore extends SnippetCounts {
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+/** Counts summed over all pages; precision tp/(tp+fp), recall tp/(tp+fn), F1 2tp/(2tp+fp+fn). */
+export function snippetScore(perPage: SnippetCounts[]): SnippetScore {
+  const total = { tp: 0, fn: 0, fp: 0, tn: 0 };
+  for (const counts of perPage) {
+    total.tp += counts.tp;
+    total.fn += counts.fn;
+    total.fp += counts.fp;
+    total.tn += counts.tn;
+  }
+  return {
+    ...total,
+    precision: total.tp / (total.tp + total.fp || 1),
+    recall: total.tp / (total.tp + total.fn || 1),
+    f1: (2 * total.tp) / (2 * total.tp + total.fp + total.fn || 1),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// readability: Readability.js's own output and metadata, compared by word shingles (ScrapingHub metric)
+
+export interface ReadabilityPage {
+  name: string;
+  html: string;
+  expectedHtml: string;
+  metadata: ExpectedMetadata;
+}
+
+export interface ExpectedMetadata {
+  title?: string | null;
+  byline?: string | null;
+  lang?: string | null;
+  siteName?: string | null;
+  publishedTime?: string | null;
+}
+
+export function loadReadabilitySet(directory = READABILITY_SET): ReadabilityPage[] {
+  return readdirSync(directory)
+    .filter((name) => existsSync(join(directory, name, 'source.html')))
+    .sort()
+    .map((name) => ({
+      name,
+      html: readFileSync(join(directory, name, 'source.html'), 'utf8'),
+      expectedHtml: readFileSync(join(directory, name, 'expected.html'), 'utf8'),
+      metadata: JSON.parse(readFileSync(join(directory, name, 'expected-metadata.json'), 'utf8')),
+    }));
+}
+
+const CJK = '\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af\\u{20000}-\\u{2ffff}';
+const TOKEN = new RegExp(`[${CJK}]|[\\p{L}\\p{N}_]+`, 'gu');
+const CJK_CHAR = new RegExp(`^[${CJK}]$`, 'u');
+
+/** Words (letters, digits, `_`), each CJK character a token of its own. */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  for (const match of text.matchAll(TOKEN)) {
+    const token = match[0];
+    // A run of letters may hold CJK characters only if the class above missed them: split those too.
+    if (token.length > 1 && [...token].some((char) => CJK_CHAR.test(char))) tokens.push(...token);
+    else tokens.push(token);
+  }
+  return tokens;
+}
+
+function shingles(text: string, size = 4): Map<string, number> {
+  const tokens = tokenize(text);
+  const counts = new Map<string, number>();
+  if (tokens.length > 0 && tokens.length < size) counts.set(tokens.join(' '), 1);
+  for (let index = 0; index + size <= tokens.length; index += 1) {
+    const shingle = tokens.slice(index, index + size).join(' ');
+    counts.set(shingle, (counts.get(shingle) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export interface ShingleCounts {
+  tp: number;
+  fp: number;
+  fn: number;
+}
+
+/** Shingle multisets of output and truth compared: tp = Σ min, fp and fn the excess on each side. */
+export function compareShingles(output: string, truth: string): ShingleCounts {
+  const got = shingles(output);
+  const want = shingles(truth);
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const [shingle, count] of got) {
+    const expected = want.get(shingle) ?? 0;
+    tp += Math.min(count, expected);
+    fp += Math.max(0, count - expected);
+  }
+  for (const [shingle, count] of want) fn += Math.max(0, count - (got.get(shingle) ?? 0));
+  return { tp, fp, fn };
+}
+
+export interface ShingleScore {
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+/**
+ * Per page normalised, so every page weighs the same: precision averaged over pages with output, recall
+ * over pages with truth; F1 = 2PR/(P+R).
+ */
+export function shingleScore(perPage: ShingleCounts[]): ShingleScore {
+  let precisionSum = 0;
+  let withOutput = 0;
+  let recallSum = 0;
+  let withTruth = 0;
+  for (const { tp, fp, fn } of perPage) {
+    if (tp + fp > 0) {
+      precisionSum += tp / (tp + fp);
+      withOutput += 1;
+    }
+    if (tp + fn > 0) {
+      recallSum += tp / (tp + fn);
+      withTruth += 1;
+    }
+  }
+  const precision = precisionSum / (withOutput || 1);
+  const recall = recallSum / (withTruth || 1);
+  return { precision, recall, f1: precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0 };
+}
+
+export const METADATA_FIELDS = ['title', 'byline', 'lang', 'siteName', 'publishedTime'] as const;
+export type MetadataField = (typeof METADATA_FIELDS)[number];
+
+/** Whether a value agrees with Readability's: equal after folding whitespace, both absent counting as equal. */
+export function sameMetadata(got: string | undefined, expected: string | null | undefined): boolean {
+  const fold = (value: string | null | undefined) => (value ?? '').replace(/\s+/g, ' ').trim();
+  return fold(got) === fold(expected);
+}

@@ -1,0 +1,78 @@
+// The two helpers bench/gateway.bench.ts runs beside the gateway, each in its own process on 127.0.0.1:
+//   origin            serves one article page at /article (the page web_fetch reads)
+//   proxy ORIGIN_URL  a plain Node HTTP proxy: POST { url } → fetches that page → { status, text } JSON; the
+//                     baseline that shows what Periscope adds (guarded fetch, extraction, policy, JSON). Like
+//                     Periscope's guarded client it opens a new connection per fetch (no pooling).
+// Each prints `listening <port>` on stdout once ready.
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const [role, originUrl] = process.argv.slice(2);
+
+function articlePage(): string {
+  const paragraph = (index: number) =>
+    `<p>Paragraph ${index} of the report. Tide heights along the coast were measured every ten minutes, ` +
+    'compared with the harmonic prediction, and the residuals plotted against the wind and the pressure. ' +
+    `<a href="/notes/${index}">Notes</a> explain the method and the <em>uncertainties</em> involved.</p>`;
+  const nav = Array.from(
+    { length: 30 },
+    (_, index) => `<li><a href="/section/${index}">Section ${index}</a></li>`,
+  );
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tides of the Iroise Sea</title>',
+    '<meta name="author" content="A. Marin"></head><body>',
+    `<header><nav><ul>${nav.join('')}</ul></nav></header>`,
+    '<main><article><h1>Tides of the Iroise Sea</h1>',
+    ...Array.from({ length: 4 }, (_, section) => [
+      `<h2>Part ${section + 1}</h2>`,
+      ...Array.from({ length: 8 }, (_, index) => paragraph(section * 8 + index)),
+    ]).flat(),
+    '</article></main>',
+    `<aside><h3>Related</h3><ul>${nav.slice(0, 10).join('')}</ul></aside>`,
+    '<footer><p>© Observatory. All rights reserved.</p></footer></body></html>',
+  ].join('\n');
+}
+
+function listen(server: ReturnType<typeof createServer>): void {
+  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
+    process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
+  });
+  process.on('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  });
+}
+
+if (role === 'origin') {
+  const page = Buffer.from(articlePage());
+  const server = createServer((request, response) => {
+    if (request.url !== '/article') return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.length });
+    response.end(page);
+  });
+  server.keepAliveTimeout = 5000;
+  listen(server);
+} else if (role === 'proxy' && originUrl) {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const { url } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { url: string };
+      get(url, { agent: false }, (upstream) => {
+        const body: Buffer[] = [];
+        upstream.on('data', (chunk: Buffer) => body.push(chunk));
+        upstream.on('end', () => {
+          const text = JSON.stringify({
+            status: upstream.statusCode,
+            text: Buffer.concat(body).toString('utf8'),
+          });
+          response.writeHead(200, { 'content-type': 'application/json' }).end(text);
+        });
+      }).on('error', (error) => response.writeHead(502).end(String(error)));
+    });
+  });
+  listen(server);
+} else {
+  process.stderr.write('usage: gateway-peers.ts origin | proxy ORIGIN_URL\n');
+  process.exit(2);
+}

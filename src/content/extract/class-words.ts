@@ -1,0 +1,171 @@
+import type { LightElement } from '../html/light-dom.ts';
+
+/**
+ * An element's `class` names and `id`, each split into lower-case words at `-`, `_`, `:`, digits and
+ * camelCase humps (`articleBody entry-content` → [article, body], [entry, content]). Words, not
+ * substrings: `commentary` is not `comment`, `header` is not `head`.
+ */
+export function classNames(element: LightElement): string[][] {
+  const classes = element.getAttribute('class');
+  const id = element.getAttribute('id');
+  if (!classes && !id) return NO_NAMES;
+  const names: string[][] = [];
+  for (const name of `${classes ?? ''} ${id ?? ''}`.split(/\s+/)) {
+    const words = splitWords(name);
+    if (words.length > 0) names.push(words);
+  }
+  return names;
+}
+
+/** All words of the element's class names and id. */
+export function classWords(element: LightElement): string[] {
+  return classNames(element).flat();
+}
+
+const NO_NAMES: string[][] = [];
+
+export function splitWords(name: string): string[] {
+  const words: string[] = [];
+  for (const match of name.replace(/([a-z])([A-Z])/g, '$1 $2').matchAll(/[A-Za-z]+/g)) {
+    words.push(match[0].toLowerCase());
+  }
+  return words;
+}
+
+/**
+ * A word of `set`, or a compound that starts or ends with one of its longer words (`relatedposts`,
+ * `newsletterbox`, `socialshare`), or `undefined`.
+ */
+export function findWord(words: readonly string[], set: WordSet): string | undefined {
+  for (const word of words) {
+    if (set.words.has(word)) return word;
+    if (word.length < 7) continue;
+    for (const stem of set.stems) {
+      if ((word.startsWith(stem) || word.endsWith(stem)) && !set.exceptions.has(word)) return word;
+    }
+  }
+  return undefined;
+}
+
+export interface WordSet {
+  words: ReadonlySet<string>;
+  /** Words also recognised at the start or end of a compound. */
+  stems: readonly string[];
+  /** Compounds that only look like one (`commentary`, `shareholder`). */
+  exceptions: ReadonlySet<string>;
+}
+
+export function wordSet(words: string[], stems: string[] = [], exceptions: string[] = []): WordSet {
+  return { words: new Set([...words, ...stems]), stems, exceptions: new Set(exceptions) };
+}
+
+/** Words that name page furniture: navigation, sharing, ads, promotions, teasers of other pages. */
+export const BOILERPLATE = wordSet(
+  [
+    'ad',
+    'ads',
+    'adsense',
+    'adslot',
+    'advert',
+    'advertisement',
+    'advertising',
+    'addthis',
+    'addtoany',
+    'banner',
+    'breadcrumb',
+    'breadcrumbs',
+    'consent',
+    'cta',
+    'donate',
+    'donation',
+    'cookie',
+    'cookies',
+    'disclaimer',
+    'disclosure',
+    'footer',
+    'gdpr',
+    'masthead',
+    'menu',
+    'menubar',
+    'nav',
+    'navbar',
+    'navi',
+    'navigation',
+    'newsletter',
+    'outbrain',
+    'pagination',
+    'pager',
+    'paywall',
+    'plista',
+    'popup',
+    'privacy',
+    'promo',
+    'reading',
+    'recommended',
+    'related',
+    'share',
+    'shariff',
+    'sharing',
+    'sidebar',
+    'skyscraper',
+    'social',
+    'sociable',
+    'sponsor',
+    'sponsored',
+    'subnav',
+    'subscribe',
+    'subscription',
+    'taboola',
+    'toc',
+    'toolbar',
+    'widgets',
+  ],
+  [
+    'advert',
+    'breadcrumb',
+    'cookie',
+    'disclaimer',
+    'newsletter',
+    'outbrain',
+    'paywall',
+    'related',
+    'share',
+    'sharing',
+    'sidebar',
+    'social',
+    'sponsor',
+    'subscribe',
+    'taboola',
+  ],
+  ['shareholder', 'shareholders', 'sharepoint'],
+);
+
+/** Words that name comment sections. */
+export const COMMENTS = wordSet(
+  ['comments', 'disqus', 'respond', 'replies'],
+  ['comment'],
+  ['commentary', 'commentaries', 'commentator', 'commentators'],
+);
+
+/** Words that name the article itself or its body. */
+export const CONTENT = wordSet(
+  ['blog', 'body', 'entry', 'main', 'post', 'prose', 'story', 'text'],
+  ['article', 'content', 'richtext'],
+);
+
+/** Content words strong enough to keep an element that also has a furniture name. */
+const CONTENT_NAME = wordSet(['entry', 'post', 'story', 'prose'], ['article', 'content', 'richtext']);
+
+/**
+ * The furniture word of an element's names, unless another of its names is a content name
+ * (`entry-content social-ready` stays; `social_content_footer` and `content-sidebar` do not).
+ */
+export function furnitureWord(names: readonly string[][], set: WordSet): string | undefined {
+  let found: string | undefined;
+  for (const words of names) {
+    const word = findWord(words, set);
+    if (word) found ??= word;
+    else if (findWord(words, CONTENT_NAME)) return undefined;
+  }
+  return found;
+}

@@ -1,0 +1,137 @@
+import { ELEMENT_NODE, TEXT_NODE } from '../../html/dom.ts';
+import type { LightElement, LightText } from '../../html/light-dom.ts';
+import { classNames, findWord, wordSet } from '../class-words.ts';
+import { furnitureReason } from '../furniture.ts';
+import { visibleChars } from '../text-stats.ts';
+import type { Step, StepContext } from '../types.ts';
+
+/** Words of class names for what surrounds an article inside its container: bylines, dates, captions. */
+const AROUND = wordSet(
+  ['authors', 'byline', 'credit', 'credits', 'dateline', 'keywords', 'meta', 'rating', 'tags', 'tagcloud', 'timestamp'],
+  ['author', 'caption', 'copyright'],
+);
+
+/** Blocks judged by their links: related-article lists, "read also" boxes. */
+const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'fieldset', 'figure', 'p', 'dl']);
+/** Longer headings are lead paragraphs in large type, never removed for standing alone. */
+const MAX_DANGLING_HEADING_CHARS = 60;
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** A block whose whole text is an advertisement label. */
+const AD_LABEL =
+  /^[\s\-–—|:(]*(?:anzeige|werbung|advertisement|advertising|ad|sponsored|publicidad|publicité|pubblicità|reklama|advertentie|annonse|annons|mainos|reklame)[\s\-–—|:)]*$/i;
+
+/** Longest text read as a picture credit or caption line. */
+const MAX_CREDIT_CHARS = 150;
+/** "Foto: …", "Credit: …", "© …", stock agencies: the credit line of a picture. */
+const CREDIT =
+  /(?:^|[\s(|/])(?:fotos?|photos?|bild(?:er|quelle)?|titelbild|image|credits?|cr[ée]dits?(?: photos?)?|cr[ée]dito|fuente|quelle)\s*:|^\s*(?:©|\(c\)\s|copyright\b)|getty ?images|shutterstock|istock(?:photo)?(?:\.com)?\b|\bimago\b|\(foto\b/i;
+
+/**
+ * Inside the chosen content: furniture (as on the page), bylines, dates, captions and tag lists by their
+ * class names, figure captions, advertisement labels, blocks that are mostly links (related-article
+ * lists, "read also"), and headings left with nothing under them.
+ */
+export const pruneContent: Step = {
+  name: 'prune-content',
+  run(context) {
+    const contentChars = context.roots.reduce((sum, root) => sum + (context.stats.get(root)?.chars ?? 0), 0);
+    const found: Array<[LightElement, string]> = [];
+    for (const root of context.roots) collect(root, found, (element) => pruneReason(element, context, contentChars));
+    for (const [element, reason] of found) context.remove(element, 'prune-content', reason);
+    for (const root of context.roots) removeDanglingHeadings(root, context);
+    context.measure();
+  },
+};
+
+function collect(
+  root: LightElement,
+  found: Array<[LightElement, string]>,
+  reasonFor: (element: LightElement) => string | undefined,
+): void {
+  const pending: LightElement[] = [root];
+  while (pending.length > 0) {
+    const element = pending.pop()!;
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType !== ELEMENT_NODE) continue;
+      const candidate = child as LightElement;
+      const reason = reasonFor(candidate);
+      if (reason) found.push([candidate, reason]);
+      else if (candidate.firstChild) pending.push(candidate);
+    }
+  }
+}
+
+function pruneReason(element: LightElement, context: StepContext, contentChars: number): string | undefined {
+  const furniture = furnitureReason(element, context.stats, contentChars);
+  if (furniture) return furniture;
+  const name = element.localName;
+  if (name === 'figcaption') return '<figcaption>';
+  const stats = context.stats.get(element);
+  const chars = stats?.chars ?? 0;
+  const around = findWord(classNames(element).flat(), AROUND);
+  if (around && chars < Math.max(200, contentChars * 0.2)) return `class/id "${around}"`;
+  if (!stats || chars === 0) return undefined;
+  if (chars < 20 && AD_LABEL.test(element.textContent)) return 'advertisement label';
+  if (chars <= MAX_CREDIT_CHARS && stats.ownChars >= chars * 0.8 && CREDIT.test(element.textContent)) {
+    return 'picture credit';
+  }
+  if (!CONDITIONAL.has(name)) return undefined;
+  const linkDensity = stats.linkChars / chars;
+  if (linkDensity > 0.5 && chars < contentChars * 0.5) return `links ${Math.round(linkDensity * 100)}%`;
+  return undefined;
+}
+
+/**
+ * A heading followed by nothing, or directly by a heading of the same or a higher rank, introduced
+ * something that is gone (a related-links list, a newsletter box): it goes too.
+ */
+function removeDanglingHeadings(root: LightElement, context: StepContext): void {
+  for (const heading of root.getElementsByTagName('*')) {
+    if (!HEADINGS.has(heading.localName) || heading.localName === 'h1') continue;
+    // A long "heading" is a lead paragraph set in large type.
+    if (visibleChars(heading.textContent) > MAX_DANGLING_HEADING_CHARS) continue;
+    const next = nextContent(heading, root);
+    const rank = Number(heading.localName.slice(1));
+    if (next === undefined || (HEADINGS.has(next.localName) && Number(next.localName.slice(1)) <= rank)) {
+      context.remove(heading, 'prune-content', 'heading without content');
+    }
+  }
+}
+
+/** The next element with text after `element` in document order (not inside it), within `root`. */
+function nextContent(element: LightElement, root: LightElement): LightElement | undefined {
+  let node: LightElement | LightText | null = element;
+  while (node && node !== root) {
+    let sibling: LightElement | LightText | null = node.nextSibling;
+    while (sibling) {
+      if (sibling.nodeType === TEXT_NODE) {
+        if ((sibling as LightText).data.trim() !== '') return sibling.parentNode as LightElement;
+      } else if ((sibling as LightElement).textContent.trim() !== '') {
+        return firstTextElement(sibling as LightElement);
+      }
+      sibling = sibling.nextSibling;
+    }
+    node = node.parentNode as LightElement | null;
+  }
+  return undefined;
+}
+
+/** The innermost element where `element`'s first text starts (a heading inside wrappers counts). */
+function firstTextElement(element: LightElement): LightElement {
+  let current = element;
+  for (;;) {
+    if (HEADINGS.has(current.localName)) return current;
+    let next: LightElement | undefined;
+    for (let child = current.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) {
+        if ((child as LightText).data.trim() !== '') return current;
+      } else if ((child as LightElement).textContent.trim() !== '') {
+        next = child as LightElement;
+        break;
+      }
+    }
+    if (!next) return current;
+    current = next;
+  }
+}

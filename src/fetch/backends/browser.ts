@@ -1,0 +1,279 @@
+import type { Page } from 'playwright-core';
+import type { BrowserConfig } from '../../config/fetch-schema.ts';
+import { parseContentType } from '../../content/content-type.ts';
+import { renderContent } from '../../content/render-content.ts';
+import { sniffContent } from '../../content/sniff.ts';
+import { isPeriscopeError, PeriscopeError } from '../../errors.ts';
+import { throwForStatus } from '../../net/http-status.ts';
+import type { HttpFetch, HttpResponse } from '../../net/types.ts';
+import { redactUrl } from '../../net/url-policy.ts';
+import { type BrowserPool, type BrowserPoolStats, createBrowserPool } from '../browser/browser-pool.ts';
+import { findChromium } from '../browser/chromium-launch.ts';
+import { createPageRouter, type PageRouterState } from '../browser/page-router.ts';
+import type { FetchBackend, FetchedPage } from '../fetch-backend.ts';
+import { CHALLENGE_STATUSES, renderResponse } from './local.ts';
+
+const ID = 'browser';
+/** The document is asked for as a browser would; Markdown is the local back-end's business. */
+const DOCUMENT_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+
+export interface BrowserFetchBackendSettings {
+  config: BrowserConfig;
+  /** `network.maxBytes`: the rendered DOM and every sub-request stay under it. */
+  maxBytes: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface BrowserFetchBackend extends FetchBackend {
+  /** Launches, pages opened, and connections that reached the sink (for tests and benchmarks). */
+  stats(): BrowserPoolStats;
+  close(): Promise<void>;
+}
+
+/**
+ * A real headless Chromium (playwright-core, the system's Chromium). The document is fetched by the guarded client
+ * first: anything but HTML (PDF, JSON, an image, an attachment) is rendered like a local fetch, never downloaded by
+ * the browser. HTML is handed to a fresh page, whose every request goes through the guarded client too (see
+ * page-router.ts), and read once the network is idle (or `waitForSelector` matches), within `waitMs`. The rendered
+ * DOM then goes through the same pipeline as any page: main content, Markdown, and the shell/challenge verdicts.
+ */
+export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings): BrowserFetchBackend {
+  const { config } = settings;
+  const executablePath = findChromium(config.executablePath, settings.env ?? process.env);
+  const skip = new Set<string>(config.skipResourceTypes);
+  let pool: BrowserPool | undefined;
+  const emptyStats: BrowserPoolStats = { launches: 0, pagesOpened: 0, escaped: [], running: false };
+
+  function getPool(path: string): BrowserPool {
+    pool ??= createBrowserPool({
+      executablePath: path,
+      launchTimeoutMs: config.launchTimeoutMs,
+      maxPages: config.maxPages,
+      warmPages: config.warmPages,
+      idleShutdownMs: config.idleShutdownMs,
+    });
+    return pool;
+  }
+
+  async function render(document: HttpResponse, httpFetch: HttpFetch, callerSignal: AbortSignal) {
+    if (executablePath === undefined) throw notConfigured();
+    const session = new AbortController();
+    const onAbort = () => session.abort(callerSignal.reason);
+    callerSignal.addEventListener('abort', onAbort, { once: true });
+    const slot = await getPool(executablePath).acquire(callerSignal);
+    const { page } = slot;
+    const started = performance.now();
+    const router = createPageRouter({
+      httpFetch,
+      document: { url: document.finalUrl, response: document },
+      signal: session.signal,
+      skipResourceTypes: skip,
+      maxSubrequests: config.maxSubrequests,
+      subrequestTimeoutMs: config.waitMs,
+      maxBytes: settings.maxBytes,
+      isMainFrame: (pageRequest) => {
+        try {
+          return pageRequest.frame() === page.mainFrame();
+        } catch {
+          return false;
+        }
+      },
+    });
+    slot.onRoute = router.handle;
+    const warnings: string[] = [];
+    try {
+      const target = new URL(document.finalUrl);
+      target.username = '';
+      target.password = '';
+      await until(
+        page.goto(target.href, { waitUntil: 'commit', timeout: config.navigationTimeoutMs }),
+        callerSignal,
+      );
+      const deadline = started + config.waitMs;
+      const settled = await waitForPage(page, config, router.state, deadline, callerSignal);
+      if (!settled)
+        warnings.push(
+          `the page was still loading after ${config.waitMs} ms (fetch.browser.waitMs); read as it was`,
+        );
+      const snapshot = await until(
+        withTimeout(
+          Promise.all([page.content(), Promise.resolve(page.url())]),
+          config.snapshotTimeoutMs,
+          () =>
+            new PeriscopeError(
+              'TIMEOUT',
+              `browser: reading the rendered page ${redactUrl(document.finalUrl)} took longer than ${config.snapshotTimeoutMs} ms (a script is blocking it)`,
+              {
+                details: {
+                  provider: ID,
+                  url: redactUrl(document.finalUrl),
+                  phase: 'total',
+                  limit: 'fetch.browser.snapshotTimeoutMs',
+                  limitValue: config.snapshotTimeoutMs,
+                },
+              },
+            ),
+        ),
+        callerSignal,
+      );
+      return { html: snapshot[0], finalUrl: snapshot[1], state: router.state, warnings };
+    } catch (error) {
+      throw browserError(error, document.finalUrl, callerSignal);
+    } finally {
+      session.abort();
+      callerSignal.removeEventListener('abort', onAbort);
+      await slot.release();
+    }
+  }
+
+  return {
+    id: ID,
+    kind: 'origin',
+    rendersJavaScript: true,
+    unavailableReason: () => (executablePath === undefined ? notConfigured().message : undefined),
+    async fetchPage(request, context) {
+      if (executablePath === undefined) throw notConfigured();
+      const response = await context.fetch(request.url, {
+        signal: context.signal,
+        headers: { accept: DOCUMENT_ACCEPT },
+      });
+      const kind = sniffContent(response.body, parseContentType(response.headers['content-type'])).kind;
+      if (kind !== 'html') return renderResponse(response, request, context.signal);
+      if (response.status >= 400 && !CHALLENGE_STATUSES.has(response.status)) throwForStatus(response);
+      const rendered = await render(response, context.fetch, context.signal);
+      const html = new TextEncoder().encode(rendered.html);
+      if (html.byteLength > settings.maxBytes) {
+        throw new PeriscopeError(
+          'BODY_TOO_LARGE',
+          `browser: the rendered page ${redactUrl(rendered.finalUrl)} is larger than ${settings.maxBytes} bytes (maxBytes)`,
+          {
+            details: {
+              provider: ID,
+              url: redactUrl(rendered.finalUrl),
+              limit: 'maxBytes',
+              limitValue: settings.maxBytes,
+            },
+          },
+        );
+      }
+      const finalUrl = /^https?:/i.test(rendered.finalUrl) ? rendered.finalUrl : response.finalUrl;
+      const content = await renderContent({
+        url: finalUrl,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        body: html,
+        mode: request.mode,
+        limits: request.limits,
+        signal: context.signal,
+      });
+      return {
+        url: response.url,
+        finalUrl,
+        status: rendered.state.mainStatus,
+        content,
+        warnings: [...rendered.warnings, ...stateWarnings(rendered.state)],
+      } satisfies FetchedPage;
+    },
+    stats: () => pool?.stats() ?? emptyStats,
+    close: async () => {
+      await pool?.close();
+    },
+  };
+}
+
+function notConfigured(): PeriscopeError {
+  return new PeriscopeError(
+    'NOT_CONFIGURED',
+    'browser: no Chromium found (install Debian/Ubuntu `chromium`, or set fetch.browser.executablePath or PERISCOPE_CHROMIUM_PATH)',
+    { details: { provider: ID, reason: 'missing-browser' } },
+  );
+}
+
+/**
+ * Waits for the selector, or for `load` and then the network to be quiet for `networkIdleMs` (counted from the
+ * router's own in-flight requests), but never past `deadline`. Returns false when the deadline cut it short.
+ */
+async function waitForPage(
+  page: Page,
+  config: BrowserConfig,
+  state: PageRouterState,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const remaining = () => Math.max(1, deadline - performance.now());
+  try {
+    if (config.waitForSelector !== null) {
+      await until(
+        page.waitForSelector(config.waitForSelector, { state: 'attached', timeout: remaining() }),
+        signal,
+      );
+      return true;
+    }
+    const loadState = config.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load';
+    await until(page.waitForLoadState(loadState, { timeout: remaining() }), signal);
+    if (config.waitUntil !== 'networkidle') return true;
+    const idleMs = config.networkIdleMs;
+    while (performance.now() < deadline) {
+      if (signal.aborted) throw signal.reason;
+      if (state.inFlight === 0 && performance.now() - state.lastActivityAt >= idleMs) return true;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50, remaining())));
+    }
+    return false;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError') return false;
+    throw error;
+  }
+}
+
+function stateWarnings(state: PageRouterState): string[] {
+  const warnings: string[] = [];
+  if (state.blocked.length > 0) {
+    warnings.push(
+      `${state.blocked.length} sub-request(s) to non-public addresses refused: ${state.blocked.slice(0, 3).join(', ')}`,
+    );
+  }
+  if (state.downloadsRefused.length > 0) {
+    warnings.push(`download(s) refused: ${state.downloadsRefused.slice(0, 3).join(', ')}`);
+  }
+  return warnings;
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number, error: () => PeriscopeError): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(error()), timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** The promise, or the caller's cancellation as soon as it comes. */
+function until<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function browserError(error: unknown, url: string, signal: AbortSignal): PeriscopeError {
+  if (isPeriscopeError(error)) return error;
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    if (isPeriscopeError(reason)) return reason;
+    return new PeriscopeError('ABORTED', 'The call was cancelled.', { cause: error });
+  }
+  const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return new PeriscopeError('TIMEOUT', `browser: ${redactUrl(url)}: ${message}`, {
+      cause: error,
+      details: { provider: ID, url: redactUrl(url), phase: 'total' },
+    });
+  }
+  return new PeriscopeError('NETWORK', `browser: ${redactUrl(url)}: ${message}`, {
+    retryable: true,
+    cause: error,
+    details: { provider: ID, url: redactUrl(url), reason: 'browser-failed' },
+  });
+}

@@ -1,0 +1,166 @@
+import type { Request, Route } from 'playwright-core';
+import { isPeriscopeError } from '../../errors.ts';
+import type { HttpFetch, HttpResponse } from '../../net/types.ts';
+import { redactUrl } from '../../net/url-policy.ts';
+
+/** Never fetched: streams that would hold the page open, and things no reader needs. */
+const ALWAYS_SKIPPED = new Set(['eventsource', 'websocket', 'texttrack', 'manifest']);
+/** Request headers the browser sends that the guarded client sets itself, or that would leak browser state. */
+const DROPPED_REQUEST_HEADERS = new Set([
+  'host',
+  'cookie',
+  'user-agent',
+  'connection',
+  'content-length',
+  'accept-encoding',
+  'proxy-authorization',
+  'upgrade-insecure-requests',
+]);
+/** Response headers that described the wire bytes (the body is already decoded) or the connection. */
+const DROPPED_RESPONSE_HEADERS = new Set([
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'set-cookie',
+  'strict-transport-security',
+  'alt-svc',
+]);
+
+export interface PageRouterSettings {
+  httpFetch: HttpFetch;
+  /** The document, already fetched by the guarded client: fulfilled from memory when the page asks for it. */
+  document: { url: string; response: HttpResponse };
+  /** Fired when the fetch ends: in-flight sub-requests stop. */
+  signal: AbortSignal;
+  skipResourceTypes: ReadonlySet<string>;
+  maxSubrequests: number;
+  /** Limits for each sub-request. */
+  subrequestTimeoutMs: number;
+  maxBytes: number;
+  isMainFrame(request: Request): boolean;
+}
+
+/** What the router saw, for warnings and tests. */
+export interface PageRouterState {
+  inFlight: number;
+  lastActivityAt: number;
+  subrequests: number;
+  skipped: number;
+  /** Sub-requests refused by the URL policy (URL_BLOCKED), redacted. */
+  blocked: string[];
+  /** Navigations that would have downloaded a file. */
+  downloadsRefused: string[];
+  /** Status of the last document the main frame received. */
+  mainStatus: number;
+  failed: number;
+}
+
+/**
+ * The route handler of one fetch. Every request the page makes — the document, scripts, XHR/fetch, iframes,
+ * workers' requests, redirects — is fetched by the guarded client, so the same URL policy (every DNS answer,
+ * every redirect hop, pinned connection, size and time limits, the deployment's proxy) applies as to a local
+ * fetch, and Chromium itself never opens a connection. Private targets are aborted; images, media and fonts are
+ * skipped; a navigation that answers with an attachment is refused (downloads are off).
+ */
+export function createPageRouter(settings: PageRouterSettings) {
+  const state: PageRouterState = {
+    inFlight: 0,
+    lastActivityAt: performance.now(),
+    subrequests: 0,
+    skipped: 0,
+    blocked: [],
+    downloadsRefused: [],
+    mainStatus: settings.document.response.status,
+    failed: 0,
+  };
+  const documentKey = withoutFragment(settings.document.url);
+  let documentServed = false;
+
+  async function abort(route: Route, reason: 'blockedbyclient' | 'failed' | 'timedout'): Promise<void> {
+    await route.abort(reason).catch(() => {});
+  }
+
+  async function fulfil(route: Route, response: HttpResponse, extraDrop?: string): Promise<void> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (!DROPPED_RESPONSE_HEADERS.has(name) && name !== extraDrop) headers[name] = value;
+    }
+    await route
+      .fulfill({ status: response.status, headers, body: Buffer.from(response.body) })
+      .catch(() => {});
+  }
+
+  async function handle(route: Route): Promise<void> {
+    const request = route.request();
+    const url = request.url();
+    if (settings.signal.aborted) return abort(route, 'blockedbyclient');
+    const isNavigation = request.isNavigationRequest();
+    const isMainFrame = isNavigation && settings.isMainFrame(request);
+    if (isMainFrame && !documentServed && withoutFragment(url) === documentKey) {
+      documentServed = true;
+      // The page is rendered, not saved: an attachment header on the document does not make it a download.
+      return fulfil(route, settings.document.response, 'content-disposition');
+    }
+    const type = request.resourceType();
+    if (ALWAYS_SKIPPED.has(type) || settings.skipResourceTypes.has(type)) {
+      state.skipped += 1;
+      return abort(route, 'blockedbyclient');
+    }
+    if (!/^https?:/i.test(url) || state.subrequests >= settings.maxSubrequests) {
+      state.skipped += 1;
+      return abort(route, 'blockedbyclient');
+    }
+    state.subrequests += 1;
+    state.inFlight += 1;
+    state.lastActivityAt = performance.now();
+    try {
+      const body = request.postDataBuffer();
+      const response = await settings.httpFetch(url, {
+        method: request.method(),
+        headers: forwardedHeaders(request.headers()),
+        ...(body ? { body: new Uint8Array(body) } : {}),
+        signal: settings.signal,
+        limits: { totalTimeoutMs: settings.subrequestTimeoutMs, maxBytes: settings.maxBytes },
+      });
+      if (isNavigation && /^\s*attachment/i.test(response.headers['content-disposition'] ?? '')) {
+        state.downloadsRefused.push(redactUrl(url));
+        return abort(route, 'blockedbyclient');
+      }
+      if (isMainFrame) state.mainStatus = response.status;
+      return fulfil(route, response);
+    } catch (error) {
+      if (isPeriscopeError(error) && error.code === 'URL_BLOCKED') {
+        if (state.blocked.length < 50) state.blocked.push(redactUrl(url));
+        return abort(route, 'blockedbyclient');
+      }
+      state.failed += 1;
+      const timedOut = isPeriscopeError(error) && error.code === 'TIMEOUT';
+      return abort(route, timedOut ? 'timedout' : 'failed');
+    } finally {
+      state.inFlight -= 1;
+      state.lastActivityAt = performance.now();
+    }
+  }
+
+  return { state, handle };
+}
+
+function forwardedHeaders(headers: Record<string, string>): Record<string, string> {
+  const forwarded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    if (!key.startsWith(':') && !DROPPED_REQUEST_HEADERS.has(key)) forwarded[key] = value;
+  }
+  return forwarded;
+}
+
+function withoutFragment(url: string): string {
+  const parsed = URL.parse(url);
+  if (!parsed) return url;
+  parsed.hash = '';
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
+}

@@ -1,0 +1,212 @@
+import type { CallContext } from '../call-context.ts';
+import { type ErrorCode, type FetchAttempt, PeriscopeError, toPeriscopeError } from '../errors.ts';
+import { credentialReason } from './credential-url.ts';
+import type { FetchBackend, FetchedPage, PageRequest } from './fetch-backend.ts';
+import type { RobotsChecker } from './robots.ts';
+
+export interface FetchChainSettings {
+  /** In the order they are tried. */
+  backends: readonly FetchBackend[];
+  /** `fetch.thirdParty`: false skips every reader. */
+  thirdParty: boolean;
+  /** The URL policy (literal host and every DNS answer); throws URL_BLOCKED. */
+  preflight: (url: URL) => Promise<void>;
+  /** `fetch.robots: respect`; absent when robots.txt is ignored. */
+  robots?: RobotsChecker | undefined;
+}
+
+/** The page, with the back-end that returned it and every rung's part. */
+export type FetchChainResult = FetchedPage & { backend: string; attempts: FetchAttempt[] };
+
+export interface FetchChain {
+  readonly ids: readonly string[];
+  fetch(request: PageRequest, context: CallContext): Promise<FetchChainResult>;
+  /** Closes what the back-ends hold (the browser). */
+  close(): Promise<void>;
+}
+
+/** Failures that end the call wherever they come from: the chain never moves on from these. */
+const STOP_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'URL_BLOCKED',
+  'ROBOTS_DISALLOWED',
+  'INVALID_INPUT',
+  'CONFIG_INVALID',
+  'ABORTED',
+]);
+
+type Step = 'stop' | 'fallback' | 'escalate';
+
+/**
+ * What a failure means for the rest of the chain (docs/decisions/0009-fetch-chain.md):
+ * - URL_BLOCKED, ROBOTS_DISALLOWED, INVALID_INPUT, ABORTED: stop, always.
+ * - A reader's failure (refused key, quota, 429, 5xx, timeout, or its own account of the page): the next rung.
+ * - From the origin (local, browser): a JavaScript shell escalates to the next rung that runs JavaScript;
+ *   retryable failures (network, timeout, 429/5xx, a bot challenge) fall back to the next rung; anything else
+ *   (404, unsupported content, too large) is the page's own answer and stops the chain.
+ */
+export function nextStep(backend: FetchBackend, error: PeriscopeError): Step {
+  if (STOP_CODES.has(error.code)) return 'stop';
+  if (backend.kind === 'reader') return 'fallback';
+  if (error.code === 'EMPTY_CONTENT' && error.details.reason === 'javascript-shell') return 'escalate';
+  return error.retryable ? 'fallback' : 'stop';
+}
+
+/**
+ * Runs `web_fetch` over the configured back-ends. Before any back-end is chosen: the URL policy (a private URL
+ * reaches no back-end, not even a reader as a string) and robots.txt. Then each rung in order, with the privacy
+ * rule (a credential-bearing URL never goes to a third-party reader) and `fetch.thirdParty`; every rung's part is
+ * an attempt: `ok`, `failed` (with its code, status and reason) or `skipped` (with why).
+ */
+export function createFetchChain(settings: FetchChainSettings): FetchChain {
+  const { backends } = settings;
+  return {
+    ids: backends.map((backend) => backend.id),
+    async fetch(request, context) {
+      await settings.preflight(request.url);
+      await settings.robots?.check(request.url, context.signal);
+      const credentials = credentialReason(request.url);
+      const attempts: FetchAttempt[] = [];
+      const failures: PeriscopeError[] = [];
+      let escalation: string | undefined;
+      for (const backend of backends) {
+        const skip = skipReason(backend, settings.thirdParty, credentials, escalation);
+        if (skip !== undefined) {
+          attempts.push({
+            backend: backend.id,
+            outcome: 'skipped',
+            code: skip.code,
+            message: skip.message,
+            ms: 0,
+          });
+          continue;
+        }
+        const started = performance.now();
+        try {
+          const page = await backend.fetchPage(request, context);
+          attempts.push({ backend: backend.id, outcome: 'ok', status: page.status, ms: elapsed(started) });
+          return { ...page, backend: backend.id, attempts };
+        } catch (caught) {
+          if (context.signal.aborted) {
+            throw new PeriscopeError('ABORTED', 'The call was cancelled.', { cause: caught });
+          }
+          const error = toPeriscopeError(caught);
+          const ms = elapsed(started);
+          if (error.code === 'NOT_CONFIGURED') {
+            attempts.push({
+              backend: backend.id,
+              outcome: 'skipped',
+              code: error.code,
+              message: error.message,
+              ms,
+            });
+            continue;
+          }
+          const status = typeof error.details.status === 'number' ? error.details.status : undefined;
+          attempts.push({
+            backend: backend.id,
+            outcome: 'failed',
+            code: error.code,
+            message: error.message,
+            ...(status === undefined ? {} : { status }),
+            ms,
+          });
+          failures.push(error);
+          const step = nextStep(backend, error);
+          if (step === 'stop') throw withAttempts(error, attempts);
+          if (step === 'escalate') escalation ??= `${backend.id} found a JavaScript shell`;
+        }
+      }
+      throw chainFailure(failures, attempts, escalation);
+    },
+    async close() {
+      await Promise.all(backends.map((backend) => backend.close?.()));
+    },
+  };
+}
+
+function skipReason(
+  backend: FetchBackend,
+  thirdParty: boolean,
+  credentials: string | undefined,
+  escalation: string | undefined,
+): { code: ErrorCode; message: string } | undefined {
+  if (backend.kind === 'reader' && !thirdParty) {
+    return { code: 'NOT_CONFIGURED', message: 'third-party readers are off (fetch.thirdParty: false)' };
+  }
+  if (backend.kind === 'reader' && credentials !== undefined) {
+    return {
+      code: 'URL_BLOCKED',
+      message: `${credentials}, and such a URL is never sent to a third-party reader`,
+    };
+  }
+  const unavailable = backend.unavailableReason();
+  if (unavailable !== undefined) return { code: 'NOT_CONFIGURED', message: unavailable };
+  if (escalation !== undefined && !backend.rendersJavaScript) {
+    return { code: 'EMPTY_CONTENT', message: `${escalation}; escalating to a back-end that runs JavaScript` };
+  }
+  return undefined;
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
+/** The error with every attempt in its details, when more than one back-end took part. */
+function withAttempts(error: PeriscopeError, attempts: FetchAttempt[]): PeriscopeError {
+  if (attempts.length <= 1) return error;
+  return new PeriscopeError(error.code, error.message, {
+    retryable: error.retryable,
+    retryAfterMs: error.retryAfterMs,
+    details: { ...error.details, attempts },
+    cause: error.cause ?? error,
+  });
+}
+
+function chainFailure(
+  failures: readonly PeriscopeError[],
+  attempts: FetchAttempt[],
+  escalation: string | undefined,
+): PeriscopeError {
+  const only = failures[0];
+  if (failures.length === 1 && only) {
+    // A shell with nowhere to escalate to stays EMPTY_CONTENT (its message says a browser is needed).
+    return withAttempts(only, attempts);
+  }
+  const reasons = attempts.map(
+    (attempt) => `${attempt.backend} ${attempt.outcome}: ${attempt.message ?? ''}`,
+  );
+  if (failures.length === 0) {
+    return new PeriscopeError(
+      'NOT_CONFIGURED',
+      `no back-end in fetch.chain could take this URL (${reasons.join('; ')})`,
+      { details: { attempts, reason: 'no-usable-backend' } },
+    );
+  }
+  const retryAfter = failures
+    .map((failure) => failure.retryAfterMs)
+    .filter((value): value is number => value !== undefined);
+  const why = escalation === undefined ? '' : ` (${escalation})`;
+  return new PeriscopeError('ALL_FAILED', `every fetch back-end failed${why}: ${reasons.join('; ')}`, {
+    retryable: failures.some((failure) => failure.retryable),
+    retryAfterMs: retryAfter.length > 0 ? Math.min(...retryAfter) : undefined,
+    details: { attempts },
+  });
+}
+
+/** `jina-reader failed (429) → local 200`: the display line's account of the chain. */
+export function attemptTrail(attempts: readonly FetchAttempt[]): string {
+  return attempts
+    .map((attempt) => {
+      if (attempt.outcome === 'ok') return `${attempt.backend} ${attempt.status ?? 'ok'}`;
+      if (attempt.outcome === 'skipped') return `${attempt.backend} skipped (${skipLabel(attempt)})`;
+      return `${attempt.backend} failed (${attempt.status ?? attempt.code})`;
+    })
+    .join(' → ');
+}
+
+function skipLabel(attempt: FetchAttempt): string {
+  if (attempt.code === 'URL_BLOCKED') return 'credentials in URL';
+  if (attempt.code === 'EMPTY_CONTENT') return 'escalating';
+  if (attempt.message?.includes('fetch.thirdParty')) return 'third-party off';
+  return 'not configured';
+}

@@ -1,0 +1,92 @@
+import type { FetchBackendId } from '../config/fetch-schema.ts';
+import type { FetchConfig, NetworkConfig, ProvidersConfig } from '../config/schema.ts';
+import type { HttpFetch, LookupFunction } from '../net/types.ts';
+import { createBrowserFetchBackend } from './backends/browser.ts';
+import { createExaBackend, EXA_KEY_ENV } from './backends/exa.ts';
+import { createFirecrawlBackend, FIRECRAWL_KEY_ENV } from './backends/firecrawl.ts';
+import { createInfoquestBackend, INFOQUEST_KEY_ENV } from './backends/infoquest.ts';
+import { createJinaReaderBackend, JINA_READER_KEY_ENV } from './backends/jina-reader.ts';
+import { createLocalFetchBackend } from './backends/local.ts';
+import { createServiceBackend, SERVICE_KEY_ENV, SERVICE_URL_ENV } from './backends/service.ts';
+import { createTavilyBackend, TAVILY_KEY_ENV } from './backends/tavily.ts';
+import type { FetchBackend } from './fetch-backend.ts';
+import { createFetchChain, type FetchChain } from './fetch-chain.ts';
+import { resolveReaderSettings } from './reader-http.ts';
+import { createRobotsChecker } from './robots.ts';
+import { createUrlPreflight } from './url-preflight.ts';
+
+export interface ConfiguredFetchChainSettings {
+  fetch: FetchConfig;
+  network: NetworkConfig;
+  providers?: ProvidersConfig | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+  /** The guarded client (robots.txt is read through it). */
+  httpFetch: HttpFetch;
+  /** The resolver the guarded client uses, so the preflight sees the same answers. */
+  lookup?: LookupFunction | undefined;
+  /** Back-ends to use instead of the built-in ones of the same id (tests, embedding). */
+  overrides?: readonly FetchBackend[] | undefined;
+}
+
+/** `fetch.chain` from config → the chain: back-ends built for the ids it lists, the URL preflight, robots.txt. */
+export function createConfiguredFetchChain(settings: ConfiguredFetchChainSettings): FetchChain {
+  const env = settings.env ?? process.env;
+  const overrides = new Map((settings.overrides ?? []).map((backend) => [backend.id, backend]));
+  const backends = settings.fetch.chain.map((id) => overrides.get(id) ?? createBackend(id, settings, env));
+  return createFetchChain({
+    backends,
+    thirdParty: settings.fetch.thirdParty,
+    preflight: createUrlPreflight({
+      allowPrivateNetwork: settings.network.allowPrivateNetwork,
+      lookup: settings.lookup,
+      dnsServer: settings.network.dnsServer ?? undefined,
+    }),
+    robots:
+      settings.fetch.robots === 'respect'
+        ? createRobotsChecker({
+            httpFetch: settings.httpFetch,
+            userAgent: settings.network.userAgent,
+            timeoutMs: settings.fetch.robotsTimeoutMs,
+          })
+        : undefined,
+  });
+}
+
+function createBackend(
+  id: FetchBackendId,
+  settings: ConfiguredFetchChainSettings,
+  env: NodeJS.ProcessEnv,
+): FetchBackend {
+  const { backends } = settings.fetch;
+  const reader = (searchId: string | undefined, keyEnv: readonly string[], baseUrlEnv?: readonly string[]) =>
+    resolveReaderSettings(id as keyof typeof backends, backends, settings.providers, env, {
+      ...(searchId === undefined ? {} : { searchId }),
+      keyEnv,
+      ...(baseUrlEnv ? { baseUrlEnv } : {}),
+    });
+  switch (id) {
+    case 'local':
+      return createLocalFetchBackend();
+    case 'browser':
+      return createBrowserFetchBackend({
+        config: settings.fetch.browser,
+        maxBytes: settings.network.maxBytes,
+        env,
+      });
+    case 'jina-reader':
+      return createJinaReaderBackend(reader('jina', JINA_READER_KEY_ENV));
+    case 'firecrawl':
+      return createFirecrawlBackend(reader('firecrawl', FIRECRAWL_KEY_ENV));
+    case 'tavily':
+      return createTavilyBackend(reader('tavily', TAVILY_KEY_ENV));
+    case 'exa':
+      return createExaBackend(reader('exa', EXA_KEY_ENV));
+    case 'infoquest':
+      return createInfoquestBackend(reader('infoquest', INFOQUEST_KEY_ENV));
+    case 'service':
+      return createServiceBackend({
+        ...reader(undefined, SERVICE_KEY_ENV, SERVICE_URL_ENV),
+        toolCallIdHeader: backends.service.toolCallIdHeader ?? undefined,
+      });
+  }
+}

@@ -1,0 +1,165 @@
+import type { CacheConfig, LimitsConfig, UsageConfig } from '../config/policy-schema.ts';
+import { PeriscopeError, type ToolErrorData } from '../errors.ts';
+import { searchStartLine } from '../tools/search-summary.ts';
+import type { Tool, ToolExecuteOptions, ToolName } from '../tools/tool.ts';
+import { type ToolResult, toErrorResult } from '../tools/tool-result.ts';
+import { shortUrl } from '../tools/validate-input.ts';
+import { createCredits, type Reservation } from './credits.ts';
+import type { LazyStore } from './lazy-store.ts';
+import { lookupSignature } from './lookup-signature.ts';
+import { createRateLimiter } from './rate-limiter.ts';
+import { isRefundable } from './refund-rule.ts';
+import { checkRepeat } from './repeat-throttle.ts';
+import { createStoreCache } from './store-cache.ts';
+import type { ToolCache } from './tool-cache.ts';
+import { recordUsage } from './usage.ts';
+
+/** The principal of a call that names none. */
+export const DEFAULT_AGENT_ID = 'default';
+
+export interface CallPolicySettings {
+  limits: LimitsConfig;
+  cache: CacheConfig;
+  usage: UsageConfig;
+  store: LazyStore;
+}
+
+export interface CallPolicy {
+  /** The tool with every call going through the checks (docs/decisions/0008-call-policy.md). */
+  guard<INPUT, DATA>(tool: Tool<INPUT, DATA>): Tool<INPUT, DATA>;
+  /** The cache a tool reads through, or undefined when caching is off for it. */
+  cacheFor(tool: ToolName, fingerprint: () => string | Promise<string>): ToolCache | undefined;
+}
+
+const ID_PATTERN = /^[^\p{Cc}]{1,200}$/u;
+
+/**
+ * The order every call takes: input validation → repeat throttle → rate limit → credit reservation → (the tool:
+ * cache and single flight → chain) → commit or refund → usage. The three controls fail closed when the store
+ * fails (rate limits may fail open with `limits.failOpen`); the cache and the usage counters never fail a call.
+ */
+export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
+  const { limits, usage, store } = settings;
+  const rateLimiter = createRateLimiter(limits);
+  const credits = createCredits(limits.credits);
+  const repeatLimit = limits.repeatLookups;
+
+  async function run<INPUT, DATA>(
+    tool: Tool<INPUT, DATA>,
+    rawInput: unknown,
+    options: ToolExecuteOptions,
+  ): Promise<ToolResult<DATA>> {
+    const agentId = options.agentId ?? DEFAULT_AGENT_ID;
+    try {
+      checkId('agentId', agentId);
+      if (options.sessionId !== undefined) checkId('sessionId', options.sessionId);
+    } catch (error) {
+      return toErrorResult(error, tool.name) as ToolResult<DATA>;
+    }
+    // 1. Input validation: a malformed call goes to the tool, which refuses it with its own INVALID_INPUT.
+    const parsed = tool.inputSchema.safeParse(rawInput ?? {});
+    let signature: string | undefined;
+    try {
+      if (!parsed.success) throw parsed.error;
+      signature = lookupSignature(tool.name, parsed.data);
+    } catch {
+      const refused = await tool.execute(rawInput, options);
+      await count(agentId, tool.name, refused, 0);
+      return refused;
+    }
+    let reservation: Reservation | undefined;
+    try {
+      // 2. Repeat throttle: only within a named session (without one every call is its own session).
+      if (repeatLimit !== false && signature !== undefined && options.sessionId !== undefined) {
+        const limit = { limit: repeatLimit, windowMs: limits.repeatWindowMs };
+        await checkRepeat(await store.get(), limit, { agentId, sessionId: options.sessionId, signature });
+      }
+      // 3. Rate limits.
+      if (rateLimiter.isActive) await rateLimiter.take(store.get, agentId, tool.name);
+      // 4. Credit reservation.
+      if (credits.isEnabled) reservation = await credits.reserve(await store.get(), agentId, tool.name);
+    } catch (error) {
+      const result = toErrorResult(error, callLine(tool.name, parsed.data)) as ToolResult<DATA>;
+      await count(agentId, tool.name, result, 0);
+      return result;
+    }
+    // 5–6. The tool: its cache (with single flight) and its chain.
+    const result = await tool.execute(rawInput, options);
+    // 7. Commit (keep the charge) or refund.
+    let spent = reservation?.cost ?? 0;
+    const error = errorOf(result);
+    if (reservation && error && isRefundable(tool.name, error)) {
+      if (await credits.refund(await store.get(), reservation)) spent = 0;
+    }
+    if (reservation && result.display)
+      result.display += spent > 0 ? ` · ${spent} credit${spent === 1 ? '' : 's'}` : ' · refunded';
+    // 8. Usage.
+    await count(agentId, tool.name, result, spent);
+    return result;
+  }
+
+  async function count(agentId: string, tool: ToolName, result: ToolResult, credits: number): Promise<void> {
+    if (!usage.enabled) return;
+    const error = errorOf(result);
+    const data = (result.data ?? {}) as { provider?: unknown; backend?: unknown; cached?: unknown };
+    const named = error ? error.details?.provider : (data.provider ?? data.backend);
+    try {
+      await recordUsage(await store.get(), usage, {
+        agentId,
+        tool,
+        provider: typeof named === 'string' && named !== '' ? named : '-',
+        cached: !error && data.cached === true,
+        errorCode: error?.code,
+        credits,
+      });
+    } catch {
+      // The store could not be opened: the call's result stands, its count is lost.
+    }
+  }
+
+  return {
+    guard(tool) {
+      return {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        jsonSchema: tool.jsonSchema,
+        execute: (input, options = {}) => run(tool, input, options),
+      };
+    },
+    cacheFor(tool, fingerprint) {
+      const { cache } = settings;
+      const own = cache.perTool[tool];
+      if (!(own.enabled ?? cache.enabled)) return undefined;
+      return createStoreCache({
+        tool,
+        store: store.get,
+        ttlMs: own.ttlMs ?? cache.ttlMs,
+        maxEntryChars: cache.maxEntryChars,
+        scope: cache.scope,
+        fingerprint,
+      });
+    },
+  };
+}
+
+function checkId(name: string, value: unknown): void {
+  if (typeof value !== 'string' || !ID_PATTERN.test(value))
+    throw new PeriscopeError(
+      'INVALID_INPUT',
+      `${name} must be 1–200 characters without control characters, not ${JSON.stringify(value)}`,
+    );
+}
+
+function errorOf(result: ToolResult): ToolErrorData | undefined {
+  if (!result.isError) return undefined;
+  const error = (result.data as { error?: ToolErrorData } | undefined)?.error;
+  return error ?? { code: 'NETWORK', message: result.output, retryable: false };
+}
+
+/** `search "x"`, `images "x"`, `fetch example.com/page`: the start of a display line. */
+function callLine(tool: ToolName, input: unknown): string {
+  const fields = input as { query?: string; url?: string };
+  if (tool === 'web_fetch') return `fetch ${shortUrl(String(fields.url))}`;
+  return searchStartLine(tool === 'web_search' ? 'search' : 'images', String(fields.query));
+}

@@ -1,0 +1,28 @@
+import { canonicalUrl } from '../search/canonical-url.ts';
+import type { ToolName } from '../tools/tool.ts';
+import { parseCallerUrl } from '../tools/validate-input.ts';
+
+/** A query as the cache and the repeat throttle compare it: lower-case, whitespace folded. */
+export function normaliseQuery(query: string): string {
+  return query.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** A URL as the repeat throttle compares it: canonical (no scheme, `www.`, fragment or tracking parameters). */
+export function normaliseLookupUrl(text: string): string {
+  const url = parseCallerUrl(text);
+  return canonicalUrl(url) ?? url.href;
+}
+
+/**
+ * What makes two calls "the same lookup" for the repeat throttle: `web_search:<query>`, `image_search:<query>`,
+ * `web_fetch:<url>`. A continuation read (`startIndex > 0`) is not a lookup of its own: undefined. Throws
+ * INVALID_INPUT for a URL that does not parse.
+ */
+export function lookupSignature(tool: ToolName, input: unknown): string | undefined {
+  const fields = (input ?? {}) as { query?: unknown; url?: unknown; startIndex?: unknown };
+  if (tool === 'web_fetch') {
+    if (typeof fields.startIndex === 'number' && fields.startIndex > 0) return undefined;
+    return `web_fetch:${normaliseLookupUrl(String(fields.url))}`;
+  }
+  return `${tool}:${normaliseQuery(String(fields.query))}`;
+}

@@ -1,0 +1,109 @@
+import { isPeriscopeError } from '../errors.ts';
+import type { Store } from '../store/store.ts';
+import type { ToolName } from '../tools/tool.ts';
+import { digest } from './digest.ts';
+import { createSingleFlight } from './single-flight.ts';
+import type { ToolCache } from './tool-cache.ts';
+
+export interface StoreCacheSettings {
+  tool: ToolName;
+  store: () => Promise<Store>;
+  ttlMs: number;
+  /** Entries with more characters than this (their strings, keys and numbers) are not kept. */
+  maxEntryChars: number;
+  /** `agent`: each agent reads only what it loaded itself. */
+  scope: 'shared' | 'agent';
+  /** Everything besides the tool's key that changes the answer (config, resolved chain); asked once. */
+  fingerprint: () => string | Promise<string>;
+}
+
+interface Entry {
+  value: unknown;
+}
+
+/**
+ * A ToolCache on the store, shared by every process using it, with in-process single flight: concurrent
+ * identical reads wait for one load. Only loaded values are kept (a failure is never cached), for `ttlMs`, when
+ * their JSON fits `maxEntryChars`. The cache is not a control: when the store fails, a read is a miss and a
+ * write is skipped, and the call goes on.
+ */
+export function createStoreCache(settings: StoreCacheSettings): ToolCache {
+  const flights = createSingleFlight();
+  let fingerprint: Promise<string> | undefined;
+
+  async function storeKey(key: string, agentId: string | undefined): Promise<string> {
+    fingerprint ??= Promise.resolve().then(settings.fingerprint);
+    let base: string;
+    try {
+      base = await fingerprint;
+    } catch (error) {
+      fingerprint = undefined;
+      throw error;
+    }
+    const scope = settings.scope === 'agent' ? (agentId ?? '') : '';
+    return `cache:${settings.tool}:${digest(`${base}\n${scope}\n${key}`)}`;
+  }
+
+  async function readEntry(key: string): Promise<Entry | undefined> {
+    try {
+      return await (await settings.store()).get<Entry>(key);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function writeEntry(key: string, value: unknown): Promise<void> {
+    if (exceeds(value, settings.maxEntryChars)) return;
+    try {
+      await (await settings.store()).set(key, { value }, { ttlMs: settings.ttlMs });
+    } catch {
+      // A lost write only costs a later miss.
+    }
+  }
+
+  return {
+    async read(key, load, options = {}) {
+      const fullKey = await storeKey(key, options.agentId);
+      const hit = await readEntry(fullKey);
+      if (hit !== undefined) return { value: hit.value as Awaited<ReturnType<typeof load>>, cached: true };
+      for (;;) {
+        const flight = flights.run(fullKey, async () => {
+          const value = await load();
+          if (options.isCacheable?.(value) !== false) await writeEntry(fullKey, value);
+          return value;
+        });
+        try {
+          return { value: await flight.promise, cached: flight.shared };
+        } catch (error) {
+          // The caller that started the shared load cancelled it; this one did not: load again for it.
+          const cancelled =
+            (isPeriscopeError(error) && error.code === 'ABORTED') ||
+            (error instanceof Error && error.name === 'AbortError');
+          if (flight.shared && cancelled && options.signal?.aborted !== true) continue;
+          throw error;
+        }
+      }
+    },
+  };
+}
+
+/** Whether `value` holds more than `limit` characters, counted without serialising it (stops early). */
+function exceeds(value: unknown, limit: number): boolean {
+  let total = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') total += item.length + 2;
+    else if (Array.isArray(item)) {
+      total += item.length + 2;
+      for (const entry of item) pending.push(entry);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, entry] of Object.entries(item)) {
+        total += key.length + 4;
+        pending.push(entry);
+      }
+    } else total += 8;
+    if (total > limit) return true;
+  }
+  return false;
+}

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { loadConfig } from '../../../config/load-config.ts';
+import { createPeriscope } from '../../../index.ts';
+import { startBanner } from '../../gateway/banner.ts';
+import { createGateway } from '../../gateway/gateway.ts';
+import { mountMcp } from '../../gateway/mount-mcp.ts';
+import { EXIT_OK, UsageError } from '../cli-error.ts';
+import {
+  COMMON_FLAGS,
+  integerFlag,
+  NETWORK_FLAGS,
+  NETWORK_FLAGS_HELP,
+  networkOverrides,
+  parseFlags,
+} from '../flags.ts';
+import { type CliIo, writeLine } from '../io.ts';
+
+export const SERVE_HELP = `Usage: periscope serve [--port N] [--host H] [--config FILE]
+
+Run the HTTP gateway and the MCP endpoint (Streamable HTTP) in one server:
+
+  POST /v1/tools/{name}   tool input JSON in, ToolResult JSON out (200 for tool errors too)
+  GET  /v1/tools          the tools with their JSON Schemas      GET /openapi.json   OpenAPI 3.1
+  /mcp                    MCP Streamable HTTP
+  GET  /v1/status         your agent's credits, provider health  GET /healthz, /metrics (Prometheus)
+
+With no API key in the store it serves 127.0.0.1 only, without authentication, and refuses other hosts. Once
+a key exists ('periscope keys create'), every request needs Authorization: Bearer <key>, and the key's agent is
+the one its calls are counted and limited as. SIGTERM or Ctrl-C drains calls in flight, then exits 0.
+
+Options:
+  --port N                TCP port (default 7800; config gateway.port; 0 picks a free one)
+  --host H                interface (default 127.0.0.1; config gateway.host); needs a key unless loopback
+  --config FILE           config file
+  -h, --help              this help
+
+${NETWORK_FLAGS_HELP}`;
+
+const FLAGS = {
+  ...COMMON_FLAGS,
+  ...NETWORK_FLAGS,
+  port: { type: 'string' },
+  host: { type: 'string' },
+} as const;
+
+export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags('serve', argv, FLAGS);
+  if (values.help) {
+    writeLine(io.stdout, SERVE_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length > 0)
+    throw new UsageError(`serve takes no arguments, got '${positionals.join(' ')}'`);
+  const port = integerFlag(values, 'port', 0);
+  if (port !== undefined && port > 65_535) throw new UsageError(`--port must be 0–65535, got ${port}`);
+  const gateway: Record<string, unknown> = {};
+  if (port !== undefined) gateway.port = port;
+  if (typeof values.host === 'string') gateway.host = values.host;
+  const { config, source } = loadConfig({
+    configPath: typeof values.config === 'string' ? values.config : undefined,
+    env: io.env,
+    cwd: io.cwd,
+    overrides: { network: networkOverrides(values), gateway },
+  });
+  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
+  const server = createGateway({ periscope, mcp: mountMcp, version: packageVersion() });
+  let listening: Awaited<ReturnType<typeof server.listen>>;
+  try {
+    listening = await server.listen();
+  } catch (error) {
+    await periscope.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new UsageError(
+        `port ${config.gateway.port} is in use; pick another with --port N (0: any free port)`,
+      );
+    }
+    throw error;
+  }
+  if (!listening.keysRequired) {
+    writeLine(
+      io.stderr,
+      `periscope: no API keys: serving ${listening.host} only, without authentication (create one with 'periscope keys create --agent NAME')`,
+    );
+  }
+  writeLine(
+    io.stdout,
+    startBanner({
+      url: listening.url,
+      tools: periscope.tools.map((tool) => tool.name),
+      keysRequired: listening.keysRequired,
+      configPath: source,
+    }),
+  );
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  // A second signal while draining stops at once.
+  const hurry = () => process.exit(1);
+  process.once('SIGTERM', hurry);
+  process.once('SIGINT', hurry);
+  const inFlight = server.metrics.inFlight;
+  writeLine(
+    io.stderr,
+    `periscope: ${signal}: ${inFlight === 0 ? 'stopping' : `finishing ${inFlight} call${inFlight === 1 ? '' : 's'} in flight`}`,
+  );
+  const { drained } = await server.close();
+  await periscope.close(); // and the store
+  writeLine(io.stderr, drained ? 'periscope: stopped' : 'periscope: stopped; calls still running were cut');
+  return EXIT_OK;
+}
+
+function packageVersion(): string {
+  const manifest = new URL('../../../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}

@@ -1,0 +1,178 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { PeriscopeError } from '../../errors.ts';
+import type { Store } from '../../store/store.ts';
+
+/**
+ * Gateway API keys, kept in the Store. A key is `psk_<id>_<secret>`: `id` (12 hex digits) names the record and is
+ * not secret; `secret` is 32 random bytes (base64url). Only the SHA-256 of the whole key is stored, and the presented
+ * key's hash is compared in constant time. The key itself is shown once, when it is created.
+ *
+ * Store layout: `gateway:key:<id>` the record; `gateway:keys:seq` a counter; `gateway:keys:slot:<n>` the id created
+ * n-th (the Store has no key listing, and `increment` hands out slots atomically across processes).
+ */
+export interface ApiKeyRecord {
+  id: string;
+  /** The principal its calls run as: limits, credits and usage are the agent's. */
+  agent: string;
+  /** May create and revoke keys and grant credits over HTTP. */
+  admin: boolean;
+  /** What people see instead of the key: `psk_<id>_…`. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. */
+  hash: string;
+  /** ISO 8601. */
+  createdAt: string;
+  revokedAt?: string;
+  /** The rate limit this key's calls get, when it has its own (`--rate 60/min`). */
+  rate?: RateSetting;
+  note?: string;
+}
+
+export interface RateSetting {
+  limit: number;
+  windowMs: number;
+}
+
+export interface CreateKeyOptions {
+  agent: string;
+  admin?: boolean;
+  rate?: RateSetting;
+  note?: string;
+}
+
+const KEY_PATTERN = /^psk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
+const AGENT_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
+const SEQUENCE = 'gateway:keys:seq';
+const recordKey = (id: string) => `gateway:key:${id}`;
+const slotKey = (slot: number) => `gateway:keys:slot:${slot}`;
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** Agent ids are short and printable: letters, digits and `._:@-`. */
+export function checkAgentId(agent: string): string {
+  if (!AGENT_PATTERN.test(agent)) {
+    throw new PeriscopeError(
+      'INVALID_INPUT',
+      `agent id ${JSON.stringify(agent)} is not valid: use 1–128 letters, digits or . _ : @ -`,
+    );
+  }
+  return agent;
+}
+
+/** Creates a key; the returned `key` is the only time it exists in clear. */
+export async function createApiKey(
+  store: Store,
+  options: CreateKeyOptions,
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const id = randomBytes(6).toString('hex');
+  const key = `psk_${id}_${randomBytes(32).toString('base64url')}`;
+  const record: ApiKeyRecord = {
+    id,
+    agent: checkAgentId(options.agent),
+    admin: options.admin ?? false,
+    prefix: `psk_${id}_…`,
+    hash: hashKey(key),
+    createdAt: new Date().toISOString(),
+    ...(options.rate ? { rate: options.rate } : {}),
+    ...(options.note ? { note: options.note } : {}),
+  };
+  await store.set(recordKey(id), record);
+  const slot = await store.increment(SEQUENCE, 1);
+  await store.set(slotKey(slot), id);
+  return { key, record };
+}
+
+/** Every key ever created, revoked ones included, oldest first. */
+export async function listApiKeys(store: Store): Promise<ApiKeyRecord[]> {
+  const count = (await store.get<number>(SEQUENCE)) ?? 0;
+  const records: ApiKeyRecord[] = [];
+  for (let slot = 1; slot <= count; slot++) {
+    const id = await store.get<string>(slotKey(slot));
+    const record = id === undefined ? undefined : await store.get<ApiKeyRecord>(recordKey(id));
+    if (record) records.push(record);
+  }
+  return records;
+}
+
+/**
+ * Revokes the key named by its id, its shown prefix (`psk_<id>`, `psk_<id>_…`), the whole key, or an unambiguous
+ * start of its id (4 characters at least). Throws INVALID_INPUT when nothing or more than one key matches.
+ */
+export async function revokeApiKey(store: Store, reference: string): Promise<ApiKeyRecord> {
+  const wanted = idFromReference(reference.trim());
+  const matches = (await listApiKeys(store)).filter((record) =>
+    wanted.exact ? record.id === wanted.id : record.id.startsWith(wanted.id),
+  );
+  if (matches.length !== 1 || !matches[0]) {
+    throw new PeriscopeError(
+      'INVALID_INPUT',
+      matches.length === 0
+        ? `no API key matches '${reference}' (see 'periscope keys list')`
+        : `'${reference}' matches ${matches.length} keys (${matches.map((record) => record.id).join(', ')}); give more of the id`,
+    );
+  }
+  const record = matches[0];
+  if (record.revokedAt) return record;
+  const revoked: ApiKeyRecord = { ...record, revokedAt: new Date().toISOString() };
+  await store.set(recordKey(record.id), revoked);
+  return revoked;
+}
+
+function idFromReference(reference: string): { id: string; exact: boolean } {
+  const whole = KEY_PATTERN.exec(reference);
+  if (whole?.[1]) return { id: whole[1], exact: true };
+  const shown = /^psk_([0-9a-f]{12})(?:_(?:…|\.\.\.)?)?$/.exec(reference);
+  if (shown?.[1]) return { id: shown[1], exact: true };
+  if (/^[0-9a-f]{4,12}$/.test(reference)) return { id: reference, exact: reference.length === 12 };
+  throw new PeriscopeError(
+    'INVALID_INPUT',
+    `'${reference}' is not a key id: give the id from 'periscope keys list' (at least 4 of its hex digits) or psk_<id>`,
+  );
+}
+
+/** The active record a presented key belongs to, or undefined (unknown, malformed, wrong secret or revoked). */
+export async function verifyApiKey(store: Store, key: string): Promise<ApiKeyRecord | undefined> {
+  const id = KEY_PATTERN.exec(key)?.[1];
+  if (id === undefined) return undefined;
+  const record = await store.get<ApiKeyRecord>(recordKey(id));
+  const presented = Buffer.from(hashKey(key), 'hex');
+  const expected = Buffer.from(record?.hash ?? '', 'hex');
+  const matches = expected.length === presented.length && timingSafeEqual(expected, presented);
+  return matches && record && !record.revokedAt ? record : undefined;
+}
+
+const UNITS: Record<string, number> = {
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
+};
+
+/** `60/min`, `1000/hour`, `5/s`, `10000/day` → `{ limit, windowMs }`. */
+export function parseRate(text: string): RateSetting {
+  const match = /^\s*(\d[\d_]*)\s*\/\s*([a-z]+)\s*$/i.exec(text);
+  const limit = Number(match?.[1]?.replace(/_/g, ''));
+  const windowMs = UNITS[match?.[2]?.toLowerCase() ?? ''];
+  if (!match || windowMs === undefined || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new PeriscopeError(
+      'INVALID_INPUT',
+      `rate '${text}' is not understood: write calls per unit, e.g. 60/min, 1000/hour, 5/s or 10000/day`,
+    );
+  }
+  return { limit, windowMs };
+}
+
+export function formatRate(rate: RateSetting): string {
+  const unit = Object.entries({ s: 1000, min: 60_000, hour: 3_600_000, day: 86_400_000 }).find(
+    ([, ms]) => ms === rate.windowMs,
+  );
+  return unit ? `${rate.limit}/${unit[0]}` : `${rate.limit}/${rate.windowMs}ms`;
+}

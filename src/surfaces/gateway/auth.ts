@@ -1,0 +1,108 @@
+import type { IncomingMessage } from 'node:http';
+import type { Store } from '../../store/store.ts';
+import { type ApiKeyRecord, listApiKeys, verifyApiKey } from './api-keys.ts';
+import { GatewayError } from './http-io.ts';
+
+/** Who a request runs as. */
+export interface Principal {
+  agent: string;
+  admin: boolean;
+  /** The key's record; absent in open mode (no keys, loopback only). */
+  key?: ApiKeyRecord;
+}
+
+export interface AuthenticatorOptions {
+  store: Store;
+  /** Bound to a non-loopback address: a key is always required, even if every key has been revoked. */
+  alwaysRequireKey: boolean;
+  defaultAgent: string;
+  failuresPerMinute: number;
+  onFailure?: (reason: string) => void;
+}
+
+const WINDOW_MS = 60_000;
+/** Client IPs remembered at most; the oldest are forgotten first. */
+const MAX_TRACKED_CLIENTS = 10_000;
+/** How long "are there any keys?" is remembered (keys created or revoked by the CLI show up within it). */
+const KEYS_PRESENT_TTL_MS = 1000;
+
+/**
+ * Bearer-key authentication with a per-client-IP limit on failures. Once an IP has failed `failuresPerMinute` times
+ * in a minute, every request from it gets 429 until that minute is over, whatever key it presents.
+ *
+ * Keys are required when any active key exists (checked at most once a second) or when the gateway is bound to a
+ * non-loopback address. A presented key is always checked: a wrong or revoked key is 401 even in open mode.
+ */
+export function createAuthenticator(options: AuthenticatorOptions) {
+  const failures = new Map<string, { count: number; since: number }>();
+  let keysPresent: { value: boolean; at: number } | undefined;
+
+  async function keysRequired(): Promise<boolean> {
+    if (options.alwaysRequireKey) return true;
+    const now = Date.now();
+    if (!keysPresent || now - keysPresent.at > KEYS_PRESENT_TTL_MS) {
+      const keys = await listApiKeys(options.store);
+      keysPresent = { value: keys.some((key) => !key.revokedAt), at: now };
+    }
+    return keysPresent.value;
+  }
+
+  function blockedFor(ip: string): number {
+    const entry = failures.get(ip);
+    if (!entry) return 0;
+    const elapsed = Date.now() - entry.since;
+    if (elapsed >= WINDOW_MS) {
+      failures.delete(ip);
+      return 0;
+    }
+    return entry.count >= options.failuresPerMinute ? WINDOW_MS - elapsed : 0;
+  }
+
+  function fail(ip: string, reason: string, message: string): GatewayError {
+    options.onFailure?.(reason);
+    const entry = failures.get(ip);
+    if (entry && Date.now() - entry.since < WINDOW_MS) entry.count += 1;
+    else {
+      failures.delete(ip);
+      if (failures.size >= MAX_TRACKED_CLIENTS) {
+        const oldest = failures.keys().next().value;
+        if (oldest !== undefined) failures.delete(oldest);
+      }
+      failures.set(ip, { count: 1, since: Date.now() });
+    }
+    return new GatewayError(401, 'UNAUTHORIZED', message, {
+      'www-authenticate': 'Bearer realm="periscope"',
+    });
+  }
+
+  return {
+    keysRequired,
+    /** The principal, or a GatewayError (401 or 429) to send. */
+    async authenticate(request: IncomingMessage): Promise<Principal> {
+      const ip = request.socket.remoteAddress ?? 'unknown';
+      const waitMs = blockedFor(ip);
+      if (waitMs > 0) {
+        throw new GatewayError(
+          429,
+          'TOO_MANY_REQUESTS',
+          `too many failed authentications from ${ip}; try again in ${Math.ceil(waitMs / 1000)} s`,
+          { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+        );
+      }
+      const header = request.headers.authorization;
+      if (header === undefined) {
+        if (!(await keysRequired())) return { agent: options.defaultAgent, admin: false };
+        throw fail(ip, 'missing', 'an API key is required: send Authorization: Bearer <key>');
+      }
+      const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
+      if (token === undefined) {
+        throw fail(ip, 'malformed', 'the Authorization header must be Bearer <key>');
+      }
+      const record = await verifyApiKey(options.store, token);
+      if (!record) throw fail(ip, 'invalid', 'the API key is not valid (unknown, mistyped or revoked)');
+      return { agent: record.agent, admin: record.admin, key: record };
+    },
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,148 @@
+import type { Periscope } from '../../index.ts';
+import type { Tool } from '../../tools/tool.ts';
+import type { ToolResult } from '../../tools/tool-result.ts';
+import { LATENCY_BUCKETS_SECONDS, MetricsRegistry } from './metrics.ts';
+
+/**
+ * What the gateway counts, and the tool wrapper that counts it. Every tool call, from the REST routes or from
+ * /mcp, goes through `instrument`, which also keeps the in-flight count that graceful shutdown waits on.
+ */
+export function createGatewayMetrics() {
+  const registry = new MetricsRegistry();
+  const calls = registry.counter('periscope_tool_calls_total', 'Tool calls by tool, surface and outcome.');
+  const errors = registry.counter(
+    'periscope_tool_errors_total',
+    'Tool calls that returned an error result, by tool and error code.',
+  );
+  const latency = registry.histogram(
+    'periscope_tool_duration_seconds',
+    'Tool call duration in seconds, by tool.',
+    LATENCY_BUCKETS_SECONDS,
+  );
+  const cacheHits = registry.counter(
+    'periscope_cache_hits_total',
+    'Tool calls answered from a cache (result data.cached), by tool.',
+  );
+  const inFlightGauge = registry.gauge('periscope_tool_calls_in_flight', 'Tool calls running now.');
+  const httpRequests = registry.counter(
+    'periscope_http_requests_total',
+    'HTTP requests by route and status code.',
+  );
+  const authFailures = registry.counter(
+    'periscope_auth_failures_total',
+    'Failed authentications by reason (missing, malformed, invalid).',
+  );
+  const providerUp = registry.gauge(
+    'periscope_provider_up',
+    'Search providers in the chain: 1 when usable, 0 while cooling down after failures or unconfigured.',
+  );
+  const providerFailures = registry.gauge(
+    'periscope_provider_consecutive_failures',
+    'Consecutive failures of each search provider.',
+  );
+  const memory = registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.');
+  const startTime = registry.gauge(
+    'process_start_time_seconds',
+    'Start time of the process, in Unix seconds.',
+  );
+  startTime.set({}, Math.round(Date.now() / 1000 - process.uptime()));
+
+  let inFlight = 0;
+  const idleWaiters = new Set<() => void>();
+
+  function settle(): void {
+    inFlight -= 1;
+    inFlightGauge.set({}, inFlight);
+    if (inFlight === 0) for (const wake of idleWaiters) wake();
+  }
+
+  function record(tool: string, surface: string, result: ToolResult, seconds: number): void {
+    calls({ tool, surface, outcome: result.isError ? 'error' : 'ok' });
+    latency({ tool }, seconds);
+    const data = result.data as { cached?: unknown; error?: { code?: unknown } } | undefined;
+    if (result.isError) errors({ tool, code: String(data?.error?.code ?? 'UNKNOWN') });
+    if (data?.cached === true) cacheHits({ tool });
+  }
+
+  function instrument<INPUT, DATA>(tool: Tool<INPUT, DATA>, surface: string): Tool<INPUT, DATA> {
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      jsonSchema: tool.jsonSchema,
+      execute: async (input, options) => {
+        inFlight += 1;
+        inFlightGauge.set({}, inFlight);
+        const started = performance.now();
+        try {
+          const result = await tool.execute(input, options);
+          record(tool.name, surface, result, (performance.now() - started) / 1000);
+          return result;
+        } finally {
+          settle();
+        }
+      },
+    };
+  }
+
+  return {
+    registry,
+    httpRequest: (route: string, status: number) => httpRequests({ route, status: String(status) }),
+    authFailure: (reason: string) => authFailures({ reason }),
+    instrument,
+    /** The Periscope the MCP endpoint is given: the same one, with counted tools. */
+    instrumentPeriscope(periscope: Periscope, surface: string): Periscope {
+      const tools = periscope.tools.map((tool) => instrument(tool, surface));
+      const named = (name: string) => tools.find((tool) => tool.name === name);
+      return {
+        ...periscope,
+        tools,
+        fetch: (input, options) =>
+          (named('web_fetch')?.execute(input, options) ?? periscope.fetch(input, options)) as ReturnType<
+            Periscope['fetch']
+          >,
+        search: (input, options) =>
+          (named('web_search')?.execute(input, options) ?? periscope.search(input, options)) as ReturnType<
+            Periscope['search']
+          >,
+        imageSearch: (input, options) =>
+          (named('image_search')?.execute(input, options) ??
+            periscope.imageSearch(input, options)) as ReturnType<Periscope['imageSearch']>,
+      };
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    /** Resolves when no tool call is running. */
+    idle(): Promise<void> {
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const wake = () => {
+          idleWaiters.delete(wake);
+          resolve();
+        };
+        idleWaiters.add(wake);
+      });
+    },
+    /** Prometheus text, with provider health and memory read now. */
+    async render(periscope: Periscope): Promise<string> {
+      providerUp.reset();
+      providerFailures.reset();
+      try {
+        const { providers } = await periscope.status();
+        for (const provider of providers) {
+          if (!provider.inChain && !provider.inImageChain) continue;
+          const up = provider.enabled && provider.configured && provider.health.state === 'ok' ? 1 : 0;
+          providerUp.set({ provider: provider.id }, up);
+          providerFailures.set({ provider: provider.id }, provider.health.consecutiveFailures);
+        }
+      } catch {
+        // provider health is best effort; the rest of the metrics still go out
+      }
+      memory.set({}, process.memoryUsage.rss());
+      return registry.render();
+    },
+  };
+}
+
+export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;

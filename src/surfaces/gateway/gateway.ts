@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GatewayConfig } from '../../config/gateway-schema.ts';
+import { PeriscopeError } from '../../errors.ts';
+import type { Periscope } from '../../index.ts';
+import type { Store } from '../../store/store.ts';
+import type { Tool } from '../../tools/tool.ts';
+import { handleAdmin } from './admin-routes.ts';
+import { listApiKeys } from './api-keys.ts';
+import { createAuthenticator, type Principal } from './auth.ts';
+import { createGatewayMetrics } from './gateway-metrics.ts';
+import {
+  checkHostAndOrigin,
+  createHostPolicy,
+  type HostPolicy,
+  hostForUrl,
+  isLoopbackHost,
+} from './host-check.ts';
+import { GatewayError, readJsonBody, sendError, sendJson, sendText } from './http-io.ts';
+import { buildOpenApi } from './openapi.ts';
+import { agentStatus } from './status-route.ts';
+
+/** A Node request handler for MCP Streamable HTTP, mounted at /mcp. */
+export type McpHandler = ((
+  request: IncomingMessage,
+  response: ServerResponse,
+  parsedBody?: unknown,
+) => unknown) & {
+  close?: () => unknown;
+};
+
+/** Builds the /mcp handler once the gateway knows the address it serves on (for the Host/Origin lists). */
+export type McpHandlerFactory = (context: {
+  periscope: Periscope;
+  hostPolicy: HostPolicy;
+  /** The agent the authenticated request runs as. */
+  agentOf: (request: IncomingMessage) => string | undefined;
+}) => McpHandler | Promise<McpHandler>;
+
+export interface GatewayOptions {
+  periscope: Periscope;
+  /** Where API keys live. Default: the Periscope's own store (`store.url`), shared with limits and credits. */
+  store?: Store;
+  /** Default: `periscope.config.gateway`. */
+  config?: GatewayConfig;
+  mcp?: McpHandlerFactory;
+  /** The version /openapi.json names. */
+  version?: string;
+}
+
+export interface Gateway {
+  readonly server: Server;
+  /** Binds; refuses (CONFIG_INVALID) a non-loopback host when there is no active API key. */
+  listen(): Promise<{ url: string; host: string; port: number; keysRequired: boolean }>;
+  /** Stops accepting, lets calls in flight finish (up to `shutdownTimeoutMs`), then cuts what is left. */
+  close(): Promise<{ drained: boolean; inFlightAtStart: number }>;
+  readonly metrics: ReturnType<typeof createGatewayMetrics>;
+}
+
+const SESSION_HEADER = 'periscope-session';
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const { periscope } = options;
+  const config = options.config ?? periscope.config.gateway;
+  const metrics = createGatewayMetrics();
+  const restTools = new Map<string, Tool>(
+    periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'rest')]),
+  );
+  const principals = new WeakMap<IncomingMessage, Principal>();
+  let store: Store | undefined;
+  let authenticator: ReturnType<typeof createAuthenticator> | undefined;
+  let hostPolicy: HostPolicy | undefined;
+  let mcpHandler: McpHandler | undefined;
+  let openApi: string | undefined;
+  let closing: Promise<{ drained: boolean; inFlightAtStart: number }> | undefined;
+
+  const server = createServer(
+    {
+      maxHeaderSize: config.maxHeaderBytes,
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+    },
+    (request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        sendError(response, toGatewayError(error));
+      });
+    },
+  );
+  server.maxConnections = config.maxConnections;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const route = routeName(path, restTools);
+    response.on('finish', () => metrics.httpRequest(route, response.statusCode));
+    if (closing && route !== 'healthz') {
+      throw new GatewayError(
+        503,
+        'SHUTTING_DOWN',
+        'the gateway is shutting down; retry on another instance',
+        {
+          connection: 'close',
+          'retry-after': '1',
+        },
+      );
+    }
+    const auth = authenticator;
+    const policy = hostPolicy;
+    const state = store;
+    if (!auth || !policy || !state) throw new GatewayError(503, 'UNAVAILABLE', 'the gateway is starting');
+    const method = request.method ?? 'GET';
+
+    if (path === '/healthz') {
+      if (closing) throw new GatewayError(503, 'SHUTTING_DOWN', 'shutting down');
+      sendJson(response, 200, { status: 'ok' });
+      return;
+    }
+    if (path === '/openapi.json') {
+      allow(method, 'GET');
+      openApi ??= JSON.stringify(buildOpenApi(periscope.tools, options.version ?? '0.0.0'), null, 2);
+      sendText(response, 200, openApi, 'application/json; charset=utf-8');
+      return;
+    }
+    if (path === '/mcp' || path.startsWith('/mcp/')) {
+      const refused = checkHostAndOrigin(policy, request.headers);
+      if (refused) throw new GatewayError(403, 'MISDIRECTED', refused);
+      principals.set(request, await auth.authenticate(request));
+      if (!mcpHandler) throw new GatewayError(503, 'UNAVAILABLE', 'the MCP endpoint is not available');
+      // The body limit holds here too: the gateway reads POST bodies and hands the parsed message on.
+      const body = method === 'POST' ? await readMcpBody(request, config.maxBodyBytes) : undefined;
+      if (body?.invalid) {
+        sendJson(response, 400, { jsonrpc: '2.0', error: { code: -32700, message: body.invalid }, id: null });
+        return;
+      }
+      await enforceKeyRate(principals.get(request) as Principal, toolCallsIn(body?.message));
+      await mcpHandler(request, response, body?.message);
+      return;
+    }
+    // Open mode (no keys, loopback only) has no other defence against a rebinding page: check Host there too.
+    if (!(await auth.keysRequired())) {
+      const refused = checkHostAndOrigin(policy, request.headers);
+      if (refused) throw new GatewayError(403, 'MISDIRECTED', refused);
+    }
+    const principal = await auth.authenticate(request);
+
+    if (path === '/metrics') {
+      allow(method, 'GET');
+      sendText(response, 200, await metrics.render(periscope), 'text/plain; version=0.0.4; charset=utf-8');
+      return;
+    }
+    if (path === '/v1/tools') {
+      allow(method, 'GET');
+      sendJson(response, 200, {
+        tools: periscope.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.jsonSchema,
+        })),
+      });
+      return;
+    }
+    const toolRoute = /^\/v1\/tools\/([^/]+)$/.exec(path);
+    if (toolRoute?.[1]) {
+      allow(method, 'POST');
+      await callTool(decodeURIComponent(toolRoute[1]), request, response, principal);
+      return;
+    }
+    if (path === '/v1/status') {
+      allow(method, 'GET');
+      const query = new URL(request.url ?? '/', 'http://gateway').searchParams;
+      sendJson(response, 200, await agentStatus({ periscope, principal, query }));
+      return;
+    }
+    if (path.startsWith('/v1/admin/')) {
+      await handleAdmin(request, response, path, {
+        periscope,
+        store: state,
+        principal,
+        maxBodyBytes: config.maxBodyBytes,
+      });
+      return;
+    }
+    throw new GatewayError(404, 'NOT_FOUND', `no route ${method} ${path}; see /openapi.json`);
+  }
+
+  async function callTool(
+    name: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+    principal: Principal,
+  ): Promise<void> {
+    const tool = restTools.get(name);
+    if (!tool) {
+      throw new GatewayError(
+        404,
+        'NOT_FOUND',
+        `no tool '${name}' here; tools: ${[...restTools.keys()].join(', ') || 'none (all switched off)'}`,
+      );
+    }
+    const input = await readJsonBody(request, config.maxBodyBytes);
+    await enforceKeyRate(principal, 1);
+    const abort = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) abort.abort(new PeriscopeError('ABORTED', 'the client went away'));
+    });
+    const session = request.headers[SESSION_HEADER];
+    const sessionId =
+      typeof session === 'string' && /^[\w.:-]{1,128}$/.test(session)
+        ? `${principal.agent}/${session}`
+        : `${principal.agent}/${randomUUID()}`;
+    const result = await tool.execute(input, { signal: abort.signal, agentId: principal.agent, sessionId });
+    if (!response.destroyed) sendJson(response, 200, result);
+  }
+
+  /** A key's own `--rate`: the gateway's per-client limit, answered with 429 like the auth limit. */
+  async function enforceKeyRate(principal: Principal, calls: number): Promise<void> {
+    const rate = principal.key?.rate;
+    if (!principal.key || !rate || !store || calls === 0) return;
+    const amount = Math.min(calls, rate.limit);
+    const taken = await store.consume(`gateway:rate:${principal.key.id}`, amount, rate.limit, rate.windowMs);
+    if (!taken.allowed) {
+      const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
+      throw new GatewayError(
+        429,
+        'RATE_LIMITED',
+        `this key may make ${rate.limit} calls per ${rate.windowMs / 1000} s; try again in ${seconds} s`,
+        { 'retry-after': String(seconds) },
+      );
+    }
+  }
+
+  return {
+    server,
+    metrics,
+    async listen() {
+      store = options.store ?? (await periscope.store());
+      const activeKeys = (await listApiKeys(store)).filter((key) => !key.revokedAt).length;
+      if (!isLoopbackHost(config.host) && activeKeys === 0) {
+        throw new PeriscopeError(
+          'CONFIG_INVALID',
+          `refusing to bind ${config.host} without API keys: create one with 'periscope keys create --agent NAME', or bind 127.0.0.1`,
+        );
+      }
+      authenticator = createAuthenticator({
+        store,
+        alwaysRequireKey: !isLoopbackHost(config.host),
+        defaultAgent: config.defaultAgent,
+        failuresPerMinute: config.authFailuresPerMinute,
+        onFailure: metrics.authFailure,
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      const { port } = server.address() as AddressInfo;
+      hostPolicy = createHostPolicy({
+        host: config.host,
+        port,
+        extraHosts: config.allowedHosts,
+        extraOrigins: config.allowedOrigins,
+      });
+      if (options.mcp) {
+        mcpHandler = await options.mcp({
+          periscope: metrics.instrumentPeriscope(periscope, 'mcp'),
+          hostPolicy,
+          agentOf: (request) => principals.get(request)?.agent,
+        });
+      }
+      const keysRequired = await authenticator.keysRequired();
+      return { url: `http://${hostForUrl(config.host)}:${port}`, host: config.host, port, keysRequired };
+    },
+    close() {
+      closing ??= drain();
+      return closing;
+    },
+  };
+
+  async function drain(): Promise<{ drained: boolean; inFlightAtStart: number }> {
+    const inFlightAtStart = metrics.inFlight;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      metrics.idle().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    // Answers written just now are flushed before their sockets go (MCP streams and idle sockets are cut).
+    await new Promise((resolve) => setImmediate(resolve));
+    await mcpHandler?.close?.();
+    server.closeAllConnections();
+    await closed;
+    return { drained, inFlightAtStart };
+  }
+}
+
+/** A POST to /mcp: its JSON-RPC message, or why it is not one (answered as a JSON-RPC parse error). */
+async function readMcpBody(
+  request: IncomingMessage,
+  maxBytes: number,
+): Promise<{ message?: unknown; invalid?: string }> {
+  try {
+    return { message: await readJsonBody(request, maxBytes) };
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === 'BAD_REQUEST')
+      return { invalid: `Parse error: ${error.message}` };
+    throw error;
+  }
+}
+
+/** How many `tools/call` requests a JSON-RPC message (or batch) holds: what a key's rate counts on /mcp. */
+function toolCallsIn(message: unknown): number {
+  const messages = Array.isArray(message) ? message : [message];
+  return messages.filter((item) => (item as { method?: unknown } | null)?.method === 'tools/call').length;
+}
+
+function allow(method: string, expected: string): void {
+  if (method !== expected) {
+    throw new GatewayError(405, 'METHOD_NOT_ALLOWED', `use ${expected} here`, { allow: expected });
+  }
+}
+
+/** Route label for metrics: fixed names, never raw paths (bounded cardinality). */
+function routeName(path: string, tools: ReadonlyMap<string, unknown>): string {
+  if (path.startsWith('/v1/tools/')) return tools.has(path.slice(10)) ? path : 'other';
+  if (path.startsWith('/v1/admin/')) return '/v1/admin';
+  if (path === '/mcp' || path.startsWith('/mcp/')) return '/mcp';
+  return ['/v1/tools', '/v1/status', '/healthz', '/metrics', '/openapi.json'].includes(path) ? path : 'other';
+}
+
+function toGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const storeDown = (error as PeriscopeError).details?.reason === 'store_unavailable';
+  return storeDown
+    ? new GatewayError(503, 'UNAVAILABLE', `the state store is unavailable: ${message}`, {
+        'retry-after': '5',
+      })
+    : new GatewayError(500, 'INTERNAL', `internal error: ${message}`);
+}

@@ -1,0 +1,13 @@
+import { createMcpHttpHandler } from '../mcp/http.ts';
+import type { McpHandlerFactory } from './gateway.ts';
+
+/**
+ * /mcp under `periscope serve`: the MCP Streamable HTTP handler, each session acting as the agent of the key that
+ * opened it, with the gateway's Host and Origin lists (the gateway checks them too, before authentication).
+ */
+export const mountMcp: McpHandlerFactory = ({ periscope, hostPolicy, agentOf }) =>
+  createMcpHttpHandler(periscope, {
+    sessionAgent: agentOf,
+    allowedHosts: hostPolicy.allowedHosts,
+    allowedOrigins: hostPolicy.allowedOrigins,
+  });

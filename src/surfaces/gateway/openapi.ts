@@ -1,0 +1,141 @@
+import type { Tool } from '../../tools/tool.ts';
+import { inputJsonSchema } from '../tool-parts.ts';
+
+/** OpenAPI 3.1 for the gateway, generated from the tools' JSON Schemas (draft 2020-12, OpenAPI 3.1's dialect). */
+export function buildOpenApi(tools: readonly Tool[], version: string): Record<string, unknown> {
+  const error = { $ref: '#/components/responses/GatewayError' };
+  const secured = { security: [{ bearer: [] }] };
+  const paths: Record<string, unknown> = {};
+  for (const tool of tools) {
+    const schema = inputJsonSchema(tool);
+    paths[`/v1/tools/${tool.name}`] = {
+      post: {
+        operationId: tool.name,
+        summary: firstSentence(tool.description),
+        description: tool.description,
+        tags: ['tools'],
+        ...secured,
+        parameters: [{ $ref: '#/components/parameters/Session' }],
+        requestBody: { required: true, content: { 'application/json': { schema } } },
+        responses: {
+          '200': {
+            description:
+              'The ToolResult, for successes and tool failures alike (isError: true, data.error.code says why).',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ToolResult' } } },
+          },
+          '400': error,
+          '401': error,
+          '413': error,
+          '415': error,
+          '429': error,
+        },
+      },
+    };
+  }
+  paths['/v1/tools'] = {
+    get: {
+      operationId: 'listTools',
+      summary: 'The enabled tools with their input JSON Schemas.',
+      tags: ['tools'],
+      ...secured,
+      responses: { '200': { description: '{ tools: [{ name, description, inputSchema }] }' }, '401': error },
+    },
+  };
+  paths['/v1/status'] = {
+    get: {
+      operationId: 'status',
+      summary: "The caller's agent: usage and credits; and the search providers' health.",
+      tags: ['operations'],
+      ...secured,
+      responses: { '200': { description: 'Status JSON.' }, '401': error },
+    },
+  };
+  paths['/healthz'] = {
+    get: {
+      operationId: 'health',
+      summary: 'Liveness: 200 while serving, 503 while shutting down.',
+      tags: ['operations'],
+      responses: { '200': { description: '{ status: "ok" }' }, '503': error },
+    },
+  };
+  paths['/metrics'] = {
+    get: {
+      operationId: 'metrics',
+      summary: 'Prometheus metrics (text exposition format 0.0.4).',
+      tags: ['operations'],
+      ...secured,
+      responses: { '200': { description: 'Prometheus text.', content: { 'text/plain': {} } }, '401': error },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Periscope gateway',
+      version,
+      description:
+        'Web search and fetch tools for LLM agents. Every well-formed tool call answers 200 with a ToolResult; ' +
+        '4xx is only for the gateway itself (bad JSON, unknown tool, authentication, per-key limits). ' +
+        'MCP clients use the Streamable HTTP endpoint at /mcp instead.',
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API key from `periscope keys create`.' },
+      },
+      parameters: {
+        Session: {
+          name: 'Periscope-Session',
+          in: 'header',
+          required: false,
+          description:
+            'Groups calls into one session (one agent turn), the scope of the repeated-lookup throttle. ' +
+            'Default: each call is its own session.',
+          schema: { type: 'string', maxLength: 128 },
+        },
+      },
+      schemas: {
+        ToolResult: {
+          type: 'object',
+          required: ['isError', 'output'],
+          properties: {
+            isError: { type: 'boolean' },
+            output: {
+              type: 'string',
+              description:
+                'What the model reads; fetched content is wrapped in an untrusted-content envelope.',
+            },
+            data: {
+              type: 'object',
+              description: 'Structured payload; on failure { error: { code, message, retryable, … } }.',
+            },
+            display: { type: 'string', description: 'One short line for people; not for the model.' },
+          },
+        },
+        GatewayError: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: { code: { type: 'string' }, message: { type: 'string' } },
+            },
+          },
+        },
+      },
+      responses: {
+        GatewayError: {
+          description: 'A problem with the request itself, not with the tool call.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayError' } } },
+        },
+      },
+    },
+  };
+}
+
+function firstSentence(text: string): string {
+  const end = text.search(/[.:](\s|$)/);
+  return end === -1 ? text : text.slice(0, end + 1);
+}

@@ -1,0 +1,59 @@
+import { outputJsonSchema } from '../../tools/output-schemas.ts';
+import type { Tool, ToolName } from '../../tools/tool.ts';
+import type { ToolResult } from '../../tools/tool-result.ts';
+import { imageOf, inputJsonSchema } from '../tool-parts.ts';
+
+// ToolResult → MCP, and nothing more (STYLE §3.3). No SDK import: the shapes are the protocol's.
+
+const TITLES: Record<ToolName, string> = {
+  web_search: 'Web search',
+  web_fetch: 'Read a web page',
+  image_search: 'Image search',
+};
+
+export interface McpToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema: { type: 'object'; [key: string]: unknown };
+  annotations: { title: string; readOnlyHint: true; destructiveHint: false; openWorldHint: true };
+}
+
+export function mcpToolDefinition(tool: Tool): McpToolDefinition {
+  const title = TITLES[tool.name];
+  return {
+    name: tool.name,
+    title,
+    description: tool.description,
+    inputSchema: { ...inputJsonSchema(tool), type: 'object' },
+    outputSchema: { ...outputJsonSchema(tool.name), type: 'object' },
+    annotations: { title, readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+  };
+}
+
+export type McpContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+
+export interface McpCallToolResult {
+  [key: string]: unknown;
+  content: McpContent[];
+  structuredContent?: Record<string, unknown>;
+  isError: boolean;
+}
+
+/**
+ * `content` is what the model reads (the output, then the image when there is one); `structuredContent` is the
+ * data of a successful call, less the image bytes that the image block already carries.
+ */
+export function toCallToolResult(result: ToolResult): McpCallToolResult {
+  const content: McpContent[] = [{ type: 'text', text: result.output }];
+  if (result.isError) return { content, isError: true };
+  const data = { ...(result.data as Record<string, unknown> | undefined) };
+  const image = imageOf(data);
+  if (image) {
+    content.push({ type: 'image', data: image.base64, mimeType: image.mimeType });
+    const { base64: _bytes, ...described } = image;
+    data.image = described;
+  }
+  return { content, structuredContent: data, isError: false };
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { ToolName } from './tool.ts';
+
+// The `data` of a successful ToolResult, per tool: MCP's outputSchema, the gateway's OpenAPI document. Loose
+// objects: a field added later never makes a client reject a result it validated yesterday.
+
+const attempt = z.looseObject({
+  provider: z.string(),
+  outcome: z.enum(['ok', 'failed', 'skipped']),
+  code: z.string().optional(),
+  message: z.string().optional(),
+  ms: z.number(),
+});
+
+const searchCommon = {
+  query: z.string(),
+  provider: z.string().describe('The provider that answered.'),
+  attempts: z.array(attempt).describe('Every provider asked or skipped, in order.'),
+  cached: z.boolean(),
+  warnings: z.array(z.string()),
+};
+
+export const webSearchOutputSchema = z.looseObject({
+  ...searchCommon,
+  results: z.array(
+    z.looseObject({
+      title: z.string(),
+      url: z.string(),
+      snippet: z.string(),
+      publishedAt: z.string().optional(),
+    }),
+  ),
+});
+
+export const imageSearchOutputSchema = z.looseObject({
+  ...searchCommon,
+  results: z.array(
+    z.looseObject({
+      title: z.string(),
+      imageUrl: z.string(),
+      thumbnailUrl: z.string().optional(),
+      sourceUrl: z.string().optional().describe('The page the image is on.'),
+      width: z.number().optional(),
+      height: z.number().optional(),
+    }),
+  ),
+});
+
+export const webFetchOutputSchema = z.looseObject({
+  url: z.string(),
+  finalUrl: z.string().describe('The address after redirects.'),
+  status: z.number(),
+  contentType: z.string(),
+  charset: z.string(),
+  title: z.string().optional(),
+  byline: z.string().optional(),
+  publishedAt: z.string().optional(),
+  language: z.string().optional(),
+  siteName: z.string().optional(),
+  pageCount: z.number().optional(),
+  extractor: z.string(),
+  backend: z.string(),
+  truncated: z.boolean(),
+  length: z.number(),
+  totalLength: z.number(),
+  startIndex: z.number(),
+  nextStartIndex: z.number().optional().describe('Pass as startIndex to read on (only when truncated).'),
+  untrusted: z.literal(true),
+  cached: z.boolean(),
+  outline: z.array(z.looseObject({ level: z.number(), title: z.string(), offset: z.number() })).optional(),
+  image: z
+    .looseObject({ mimeType: z.string(), width: z.number(), height: z.number() })
+    .optional()
+    .describe('An image: sent as an image block; its base64 bytes are not repeated here.'),
+  text: z.string(),
+});
+
+export const OUTPUT_SCHEMAS: Record<ToolName, z.ZodType> = {
+  web_search: webSearchOutputSchema,
+  web_fetch: webFetchOutputSchema,
+  image_search: imageSearchOutputSchema,
+};
+
+/** JSON Schema (draft-07, the dialect most validators default to) of a tool's success `data`. */
+export function outputJsonSchema(name: ToolName): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(OUTPUT_SCHEMAS[name], {
+    target: 'draft-07',
+    io: 'output',
+  }) as Record<string, unknown>;
+  return schema;
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { PeriscopeError } from '../errors.ts';
+import type { Tool, ToolExecuteOptions } from './tool.ts';
+import { type ToolResult, toErrorResult } from './tool-result.ts';
+
+/** One tool call as a model asked for it. */
+export interface ToolCall {
+  /** The model's call id (OpenAI `tool_call.id`, Anthropic `tool_use.id`), echoed in the result. */
+  id: string;
+  name: string;
+  /** The arguments object, or its JSON text (OpenAI's `arguments`). */
+  input: unknown;
+}
+
+export interface ToolCallResult {
+  id: string;
+  name: string;
+  result: ToolResult;
+}
+
+export interface RunToolCallsOptions {
+  tools: readonly Tool[];
+  /** The repeat-throttle scope every call in the batch shares (one agent turn or conversation). Default: one fresh id per batch. */
+  session?: string;
+  /** The principal limits and credits apply to. */
+  agentId?: string;
+  /** Calls running at once. Default 4. */
+  concurrency?: number;
+  /** Aborts every call still running or waiting; each becomes an ABORTED result. */
+  signal?: AbortSignal;
+  /** Tool names that run alone: nothing else runs while one of them does. */
+  exclusive?: ReadonlySet<string>;
+}
+
+/**
+ * Run a model's batch of tool calls: concurrently up to `concurrency`, exclusive tools alone, in call order (a
+ * call never starts before an earlier one). Resolves with one result per call, in call order; never rejects.
+ */
+export async function runToolCalls(
+  calls: readonly ToolCall[],
+  options: RunToolCallsOptions,
+): Promise<ToolCallResult[]> {
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+  const { signal, exclusive } = options;
+  const session = options.session ?? randomUUID();
+  const results = new Array<ToolResult | undefined>(calls.length);
+  let running = 0;
+  let exclusiveRunning = false;
+  let next = 0;
+  let stopListening = () => {};
+
+  await new Promise<void>((resolve) => {
+    let finished = 0;
+    const done = (index: number, result: ToolResult) => {
+      results[index] = result;
+      finished += 1;
+      if (finished === calls.length) resolve();
+    };
+    const pump = () => {
+      while (next < calls.length) {
+        const index = next;
+        const call = calls[index] as ToolCall;
+        if (signal?.aborted) {
+          next += 1;
+          done(index, abortedResult(call.name));
+          continue;
+        }
+        const alone = exclusive?.has(call.name) ?? false;
+        if (exclusiveRunning || running >= concurrency || (alone && running > 0)) return;
+        next += 1;
+        running += 1;
+        exclusiveRunning = alone;
+        void runOne(call, options, { session, signal }).then((result) => {
+          running -= 1;
+          if (alone) exclusiveRunning = false;
+          done(index, result);
+          pump();
+        });
+      }
+    };
+    if (calls.length === 0) resolve();
+    // on abort, pump() settles every queued call; running ones settle through their own signal
+    stopListening = () => signal?.removeEventListener('abort', pump);
+    signal?.addEventListener('abort', pump, { once: true });
+    pump();
+  });
+  stopListening();
+  return calls.map((call, index) => ({
+    id: call.id,
+    name: call.name,
+    result: results[index] ?? abortedResult(call.name),
+  }));
+}
+
+async function runOne(
+  call: ToolCall,
+  options: RunToolCallsOptions,
+  scope: { session: string; signal: AbortSignal | undefined },
+): Promise<ToolResult> {
+  const tool = options.tools.find((candidate) => candidate.name === call.name);
+  if (!tool) {
+    const names = options.tools.map((candidate) => candidate.name).join(', ');
+    return toErrorResult(
+      new PeriscopeError('INVALID_INPUT', `there is no tool named ${call.name}; the tools are ${names}`),
+      call.name,
+    );
+  }
+  try {
+    const executeOptions: ToolExecuteOptions = { sessionId: scope.session };
+    if (scope.signal) executeOptions.signal = scope.signal;
+    if (options.agentId !== undefined) executeOptions.agentId = options.agentId;
+    const execution = tool.execute(parseArguments(call.input, call.name), executeOptions);
+    return await (scope.signal ? untilAborted(execution, scope.signal, call.name) : execution);
+  } catch (error) {
+    return toErrorResult(error, call.name);
+  }
+}
+
+/** JSON text is parsed; anything else is the input itself. */
+function parseArguments(input: unknown, name: string): unknown {
+  if (typeof input !== 'string') return input;
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    throw new PeriscopeError(
+      'INVALID_INPUT',
+      `the arguments of ${name} are not valid JSON: ${input.slice(0, 200)}`,
+    );
+  }
+}
+
+function abortedResult(name: string): ToolResult {
+  return toErrorResult(new PeriscopeError('ABORTED', `${name} was cancelled before it started`), name);
+}
+
+/** The tool's result, or ABORTED as soon as the signal fires even if the tool has not noticed yet. */
+function untilAborted(
+  execution: Promise<ToolResult>,
+  signal: AbortSignal,
+  name: string,
+): Promise<ToolResult> {
+  if (signal.aborted)
+    return Promise.resolve(toErrorResult(new PeriscopeError('ABORTED', `${name} was cancelled`), name));
+  return new Promise((resolve) => {
+    const onAbort = () =>
+      resolve(toErrorResult(new PeriscopeError('ABORTED', `${name} was cancelled`), name));
+    signal.addEventListener('abort', onAbort, { once: true });
+    execution.then(
+      (result) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(toErrorResult(error, name));
+      },
+    );
+  });
+}

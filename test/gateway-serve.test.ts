@@ -1,0 +1,186 @@
+// `periscope serve` and `periscope keys` as a user runs them: real child processes, a SQLite store in a temp folder,
+// tools pointed at a local origin. Graceful shutdown: SIGTERM while a call is in flight.
+import assert from 'node:assert/strict';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { httpCall } from '../src/testing/http-call.ts';
+import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+
+const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
+const PAGE = `<!doctype html><html><head><title>Slow page</title></head><body><article><h1>Slow page</h1>
+<p>${'It took its time to arrive, but it arrived whole. '.repeat(10)}</p></article></body></html>`;
+
+let origin: TestServer;
+let folder: string;
+let config: string;
+let slowArrived: () => void = () => {};
+
+before(async () => {
+  origin = await startTestServer({
+    'GET /slow': async (_request, response) => {
+      slowArrived();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    },
+  });
+  folder = mkdtempSync(join(tmpdir(), 'periscope-serve-'));
+  config = join(folder, 'periscope.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+      store: { url: `sqlite://${join(folder, 'state.db')}` },
+    }),
+  );
+});
+after(async () => {
+  await origin.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const env = () => ({ PATH: process.env.PATH ?? '', HOME: folder, XDG_STATE_HOME: folder });
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args, '--config', config], { cwd: folder, env: env() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `periscope serve --port 0`, resolved once it prints its URL. */
+function serve(extra: string[] = []): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', config, ...extra], {
+    cwd: folder,
+    env: env(),
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const url = /Periscope gateway on (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (url) resolve({ child, url, stdout: () => stdout, stderr: () => stderr, exited });
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
+  });
+}
+
+test('no keys: serve binds 127.0.0.1 only and says so; 0.0.0.0 is refused with exit 2', async () => {
+  const refused = await run(['serve', '--host', '0.0.0.0', '--port', '0']);
+  assert.equal(refused.code, 2);
+  assert.equal(refused.stdout, '');
+  assert.match(refused.stderr, /^periscope: refusing to bind 0\.0\.0\.0 without API keys: [^\n]+\n$/);
+
+  const served = await serve();
+  try {
+    assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(served.stderr(), /no API keys: serving 127\.0\.0\.1 only, without authentication/);
+    assert.match(served.stdout(), /"url": "http:\/\/127\.0\.0\.1:\d+\/mcp"/, 'the HTTP MCP configuration');
+    assert.match(
+      served.stdout(),
+      /"args": \[\s*"[^"]+periscope\.js",\s*"mcp"/,
+      'the stdio MCP configuration',
+    );
+    assert.equal((await httpCall(`${served.url}/v1/tools`)).status, 200);
+  } finally {
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0);
+  }
+});
+
+test('SIGTERM with a call in flight: the call completes, then the process exits 0', async () => {
+  const served = await serve();
+  const arrived = new Promise<void>((resolve) => {
+    slowArrived = resolve;
+  });
+  const call = httpCall(`${served.url}/v1/tools/web_fetch`, {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${origin.url}/slow` }),
+  });
+  await arrived;
+  served.child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const late = await httpCall(`${served.url}/healthz`).then(
+    (response) => response.status,
+    (error: NodeJS.ErrnoException) => error.code,
+  );
+  assert.equal(late, 'ECONNREFUSED', 'no new connections while draining');
+  const response = await call;
+  assert.equal(response.status, 200);
+  const result = response.json as { isError: boolean; data: { title: string } };
+  assert.equal(result.isError, false, response.text);
+  assert.equal(result.data.title, 'Slow page');
+  assert.equal(await served.exited, 0);
+  assert.match(served.stderr(), /SIGTERM: finishing 1 call in flight\nperiscope: stopped\n$/);
+});
+
+test('keys create / list / revoke: the key is printed once, required by serve, and revocation is immediate', async () => {
+  const created = await run(['keys', 'create', '--agent', 'bot', '--rate', '60/min', '--credits', '10']);
+  assert.equal(created.code, 0, created.stderr);
+  const key = created.stdout.trim();
+  assert.match(key, /^psk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+  assert.match(
+    created.stderr,
+    /^created key [0-9a-f]{12} for agent bot \(rate 60\/min, agent balance 10 credits\)/,
+  );
+  const id = key.slice(4, 16);
+
+  const listed = await run(['keys', 'list']);
+  assert.equal(listed.code, 0);
+  assert.match(listed.stdout, new RegExp(`${id}\\s+bot\\s+60/min\\s+\\S+ \\S+\\s+active`));
+  assert.ok(!listed.stdout.includes(key.slice(17)), 'the secret is not listed');
+
+  const served = await serve();
+  try {
+    assert.doesNotMatch(served.stderr(), /no API keys/);
+    assert.match(served.stdout(), /"Authorization": "Bearer <key from periscope keys create>"/);
+    assert.equal((await httpCall(`${served.url}/v1/tools`)).status, 401);
+    const headers = { authorization: `Bearer ${key}` };
+    assert.equal((await httpCall(`${served.url}/v1/tools`, { headers })).status, 200);
+    const status = (await httpCall(`${served.url}/v1/status`, { headers })).json as {
+      agent: string;
+      credits: { balance: number };
+    };
+    assert.equal(status.agent, 'bot');
+    assert.equal(status.credits.balance, 10);
+
+    const revoked = await run(['keys', 'revoke', id]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.match(revoked.stdout, new RegExp(`^revoked key ${id} \\(agent bot\\)`));
+    assert.equal((await httpCall(`${served.url}/v1/tools`, { headers })).status, 401);
+  } finally {
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0);
+  }
+
+  const unknown = await run(['keys', 'revoke', 'abcdef']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /^periscope: no API key matches 'abcdef'/);
+  const noAgent = await run(['keys', 'create']);
+  assert.equal(noAgent.code, 2);
+  assert.match(noAgent.stderr, /needs --agent/);
+});
