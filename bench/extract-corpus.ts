@@ -15,13 +15,16 @@ export const READABILITY_PAGE_URL = 'http://fakehost/test/page.html';
 export interface JudgedPage {
   url: string;
   file: string;
-  /** Raw bytes: some pages are in legacy charsets. */
+  /** Raw bytes (some pages are in legacy charsets); left out with `withBodies: false`. */
   body: Uint8Array;
   with: string[];
   without: string[];
+  directory: string;
 }
 
-export function loadTrafilaturaDev(directory = TRAFILATURA_DEV): JudgedPage[] {
+/** The judged pages, with their bytes unless `withBodies` is false (then `readPageBody` reads one). */
+export function loadTrafilaturaDev(options: { directory?: string; withBodies?: boolean } = {}): JudgedPage[] {
+  const directory = options.directory ?? TRAFILATURA_DEV;
   const judgements = JSON.parse(readFileSync(join(directory, 'evaldata.json'), 'utf8')) as Record<
     string,
     { file: string; with: string[]; without: string[] }
@@ -29,10 +32,16 @@ export function loadTrafilaturaDev(directory = TRAFILATURA_DEV): JudgedPage[] {
   return Object.entries(judgements).map(([url, judgement]) => ({
     url,
     file: judgement.file,
-    body: readFileSync(join(directory, 'html', judgement.file)),
+    body:
+      options.withBodies === false ? new Uint8Array() : readFileSync(join(directory, 'html', judgement.file)),
     with: judgement.with,
     without: judgement.without,
+    directory,
   }));
+}
+
+export function readPageBody(page: JudgedPage): Uint8Array {
+  return page.body.length > 0 ? page.body : readFileSync(join(page.directory, 'html', page.file));
 }
 
 export interface SnippetCounts {
@@ -105,19 +114,24 @@ export interface ExpectedMetadata {
   publishedTime?: string | null;
 }
 
-export function loadReadabilitySet(directory = READABILITY_SET): ReadabilityPage[] {
+/** The names of the readability set's pages (its folders), sorted. */
+export function listReadabilitySet(directory = READABILITY_SET): string[] {
   return readdirSync(directory)
     .filter((name) => existsSync(join(directory, name, 'source.html')))
-    .sort()
-    .map((name) => ({
-      name,
-      html: readFileSync(join(directory, name, 'source.html'), 'utf8'),
-      expectedHtml: readFileSync(join(directory, name, 'expected.html'), 'utf8'),
-      metadata: JSON.parse(readFileSync(join(directory, name, 'expected-metadata.json'), 'utf8')),
-    }));
+    .sort();
 }
 
-const CJK = '\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af\\u{20000}-\\u{2ffff}';
+export function loadReadabilitySet(directory = READABILITY_SET): ReadabilityPage[] {
+  return listReadabilitySet(directory).map((name) => ({
+    name,
+    html: readFileSync(join(directory, name, 'source.html'), 'utf8'),
+    expectedHtml: readFileSync(join(directory, name, 'expected.html'), 'utf8'),
+    metadata: JSON.parse(readFileSync(join(directory, name, 'expected-metadata.json'), 'utf8')),
+  }));
+}
+
+const CJK =
+  '\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af\\u{20000}-\\u{2ffff}';
 const TOKEN = new RegExp(`[${CJK}]|[\\p{L}\\p{N}_]+`, 'gu');
 const CJK_CHAR = new RegExp(`^[${CJK}]$`, 'u');
 
@@ -193,7 +207,11 @@ export function shingleScore(perPage: ShingleCounts[]): ShingleScore {
   }
   const precision = precisionSum / (withOutput || 1);
   const recall = recallSum / (withTruth || 1);
-  return { precision, recall, f1: precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0 };
+  return {
+    precision,
+    recall,
+    f1: precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0,
+  };
 }
 
 export const METADATA_FIELDS = ['title', 'byline', 'lang', 'siteName', 'publishedTime'] as const;

@@ -1,121 +1,332 @@
-// Extraction speed over ../shared/corpus/readability/: Periscope's pipeline (what `periscope extract` runs)
-// side by side with @mozilla/readability over jsdom and over linkedom, in one run. Each engine runs in
-// its own child process so its peak RSS is its own.
-// Run: npx node bench/extract.bench.ts [rounds]
+// Main-content extraction, side by side in one run: Periscope's pipeline (what `periscope extract` runs)
+// next to Mozilla Readability over linkedom and over jsdom, and defuddle (a devDependency, for the bench
+// only). Two development sets from ../shared/corpus/:
+//   trafilatura-dev  351 pages with human judgements: F1, precision, recall (trafilatura's metric),
+//                    empty outputs, ms/page, pages/s
+//   readability      130 pages with Readability.js's own output: agreement (word-shingle F1) and metadata
+// Each engine runs in its own child process, so its peak RSS is its own.
+//
+// Run: npx node bench/extract.bench.ts [--rounds=N] [--engines=a,b] [--worst=N] [--json]
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  compareShingles,
+  type ExpectedMetadata,
+  judgeSnippets,
+  listReadabilitySet,
+  loadTrafilaturaDev,
+  METADATA_FIELDS,
+  type MetadataField,
+  READABILITY_PAGE_URL,
+  READABILITY_SET,
+  readPageBody,
+  type ShingleCounts,
+  type SnippetCounts,
+  sameMetadata,
+  shingleScore,
+  snippetScore,
+  TRAFILATURA_DEV,
+} from './extract-corpus.ts';
 
-const CORPUS = new URL('../../shared/corpus/readability/', import.meta.url).pathname;
-const ENGINES = ['periscope', 'readability+jsdom', 'readability+linkedom'] as const;
+const ENGINES = ['periscope', 'readability+linkedom', 'readability+jsdom', 'defuddle'] as const;
 type Engine = (typeof ENGINES)[number];
+
+/** What one engine gives back for a page: its text, and the metadata it found. */
+interface Extraction {
+  text: string;
+  metadata: Partial<Record<MetadataField, string | undefined>>;
+}
+type Extract = (page: { html: string; body: Uint8Array; url: string }) => Promise<Extraction>;
+
+interface PageResult {
+  file: string;
+  counts: SnippetCounts;
+  missing: string[];
+  leaked: string[];
+}
 
 interface EngineResult {
   engine: Engine;
-  pages: number;
-  pagesPerSecond: number;
-  p50Ms: number;
-  p95Ms: number;
-  peakRssMb: number;
+  /** Why the engine did not run, when it did not. */
+  skipped?: string;
+  trafilatura?: {
+    pages: number;
+    f1: number;
+    precision: number;
+    recall: number;
+    empty: number;
+    msPerPage: number;
+    pagesPerSecond: number;
+    perPage: PageResult[];
+  };
+  readability?: {
+    pages: number;
+    agreement: { precision: number; recall: number; f1: number };
+    metadata: Record<MetadataField, number>;
+    msPerPage: number;
+  };
+  peakRssMb?: number;
 }
 
-function loadPages(): Array<{ name: string; html: string }> {
-  return readdirSync(CORPUS)
-    .filter((name) => existsSync(join(CORPUS, name, 'source.html')))
-    .sort()
-    .map((name) => ({ name, html: readFileSync(join(CORPUS, name, 'source.html'), 'utf8') }));
-}
-
-async function extractorFor(
-  engine: Engine,
-): Promise<(html: string, url: string) => string | Promise<string>> {
+async function extractorFor(engine: Engine): Promise<Extract | string> {
   if (engine === 'periscope') {
     const { renderContent } = await import('../src/content/render-content.ts');
-    const encoder = new TextEncoder();
-    return async (html, url) =>
-      (
-        await renderContent({
-          url,
-          headers: { 'content-type': 'text/html' },
-          body: encoder.encode(html),
-          mode: 'markdown',
-        })
-      ).text;
+    return async ({ body, url }) => {
+      const result = await renderContent({
+        url,
+        headers: { 'content-type': 'text/html' },
+        body,
+        mode: 'text',
+      });
+      return {
+        text: result.text,
+        metadata: {
+          title: result.title,
+          byline: result.byline,
+          lang: result.language,
+          siteName: result.siteName,
+          publishedTime: result.publishedAt,
+        },
+      };
+    };
+  }
+  if (engine === 'defuddle') {
+    let defuddle: typeof import('defuddle/node');
+    try {
+      defuddle = await import('defuddle/node');
+    } catch {
+      return 'defuddle is not installed (npm install --no-save defuddle)';
+    }
+    const { parseHTML } = await import('linkedom');
+    const { htmlText } = await import('./extract-text.ts');
+    // Its own page-parsing complaints (invalid JSON-LD and the like) are not the bench's output.
+    console.error = () => {};
+    console.warn = () => {};
+    return async ({ html, url }) => {
+      // The synchronous parse: `parseAsync` may fetch from the network (Reddit, YouTube extractors).
+      const result = new defuddle.DefuddleClass(parseHTML(html).document as never, { url }).parse();
+      return {
+        text: htmlText(result.content ?? ''),
+        metadata: {
+          title: result.title,
+          byline: result.author,
+          lang: result.language,
+          siteName: result.site,
+          publishedTime: result.published,
+        },
+      };
+    };
   }
   const { Readability } = await import('@mozilla/readability');
+  const fromReadability = (document: unknown): Extraction => {
+    const article = new Readability(document as Document).parse();
+    return {
+      text: article?.textContent ?? '',
+      metadata: {
+        title: article?.title ?? undefined,
+        byline: article?.byline ?? undefined,
+        lang: article?.lang ?? undefined,
+        siteName: article?.siteName ?? undefined,
+        publishedTime: article?.publishedTime ?? undefined,
+      },
+    };
+  };
   if (engine === 'readability+jsdom') {
     const { JSDOM, VirtualConsole } = await import('jsdom');
     const virtualConsole = new VirtualConsole(); // drops jsdom's "Could not parse CSS stylesheet" noise
-    return (html, url) =>
-      new Readability(new JSDOM(html, { url, virtualConsole }).window.document).parse()?.content ?? '';
+    return async ({ html, url }) => fromReadability(new JSDOM(html, { url, virtualConsole }).window.document);
   }
   const { parseHTML } = await import('linkedom');
-  return (html) => new Readability(parseHTML(html).document as unknown as Document).parse()?.content ?? '';
+  return async ({ html }) => fromReadability(parseHTML(html).document);
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-
-async function runEngine(engine: Engine, rounds: number): Promise<EngineResult> {
-  const pages = loadPages();
-  const extract = await extractorFor(engine);
-  for (const page of pages.slice(0, 10)) await extract(page.html, `http://fakehost/${page.name}/`); // warm-up
-  const samples: number[] = [];
-  const started = performance.now();
-  for (let round = 0; round < rounds; round++) {
+/**
+ * Run `extract` over the pages, `rounds` times, reading each page just before its turn (so the corpus
+ * is never held in memory at once) and timing only the extraction; `score` sees the first round's output.
+ */
+async function timed<PAGE>(
+  pages: PAGE[],
+  rounds: number,
+  load: (page: PAGE) => { html: string; body: Uint8Array; url: string },
+  extract: (input: { html: string; body: Uint8Array; url: string }) => Promise<Extraction | undefined>,
+  score: (page: PAGE, output: Extraction | undefined) => void,
+): Promise<{ msPerPage: number }> {
+  for (const page of pages.slice(0, 5)) await extract(load(page)); // warm-up
+  let elapsed = 0;
+  for (let round = 0; round < rounds; round += 1) {
     for (const page of pages) {
-      const t0 = performance.now();
-      await extract(page.html, `http://fakehost/${page.name}/`);
-      samples.push(performance.now() - t0);
+      const input = load(page);
+      const started = performance.now();
+      const output = await extract(input);
+      elapsed += performance.now() - started;
+      if (round === 0) score(page, output);
     }
   }
-  const elapsed = performance.now() - started;
-  samples.sort((a, b) => a - b);
+  return { msPerPage: elapsed / (pages.length * rounds) };
+}
+
+async function runEngine(engine: Engine, rounds: number): Promise<EngineResult> {
+  const extract = await extractorFor(engine);
+  if (typeof extract === 'string') return { engine, skipped: extract };
+  const { decodeBody } = await import('../src/content/charset.ts');
+  const attempt = async (page: { html: string; body: Uint8Array; url: string }) => {
+    try {
+      return await extract(page);
+    } catch {
+      return undefined; // counted as empty output
+    }
+  };
+
+  const judged = loadTrafilaturaDev({ withBodies: false });
+  const perPage: PageResult[] = [];
+  let empty = 0;
+  const traf = await timed(
+    judged,
+    rounds,
+    (page) => {
+      const body = readPageBody(page);
+      // Peers get the text already decoded (off the clock); Periscope decodes the bytes itself, on it.
+      const html = engine === 'periscope' ? '' : decodeBody(body, { markup: 'html' }).text;
+      return { html, body, url: page.url };
+    },
+    attempt,
+    (page, output) => {
+      const text = output?.text ?? '';
+      if (text.trim() === '') empty += 1;
+      const squashed = text.replace(/\s+/g, ' ');
+      const found = (snippet: string) => squashed.includes(snippet.replace(/\s+/g, ' '));
+      perPage.push({
+        file: page.file,
+        counts: judgeSnippets(text, page),
+        missing: page.with.filter((snippet) => !found(snippet)),
+        leaked: page.without.filter(found),
+      });
+    },
+  );
+  const score = snippetScore(perPage.map((page) => page.counts));
+
+  const { htmlText } = await import('./extract-text.ts');
+  const encoder = new TextEncoder();
+  const readabilityPages = listReadabilitySet();
+  const shingles: ShingleCounts[] = [];
+  const metadata = Object.fromEntries(METADATA_FIELDS.map((field) => [field, 0])) as Record<
+    MetadataField,
+    number
+  >;
+  const agreementRun = await timed(
+    readabilityPages,
+    rounds,
+    (name) => {
+      const html = readFileSync(join(READABILITY_SET, name, 'source.html'), 'utf8');
+      return { html, body: encoder.encode(html), url: READABILITY_PAGE_URL };
+    },
+    attempt,
+    (name, output) => {
+      const expected = readFileSync(join(READABILITY_SET, name, 'expected.html'), 'utf8');
+      shingles.push(compareShingles(output?.text ?? '', htmlText(expected)));
+      const expectedMetadata = JSON.parse(
+        readFileSync(join(READABILITY_SET, name, 'expected-metadata.json'), 'utf8'),
+      ) as ExpectedMetadata;
+      for (const field of METADATA_FIELDS) {
+        if (sameMetadata(output?.metadata[field], expectedMetadata[field])) metadata[field] += 1;
+      }
+    },
+  );
+
   return {
     engine,
-    pages: samples.length,
-    pagesPerSecond: (samples.length / elapsed) * 1000,
-    p50Ms: percentile(samples, 0.5),
-    p95Ms: percentile(samples, 0.95),
+    trafilatura: {
+      pages: judged.length,
+      f1: score.f1,
+      precision: score.precision,
+      recall: score.recall,
+      empty,
+      msPerPage: traf.msPerPage,
+      pagesPerSecond: 1000 / traf.msPerPage,
+      perPage,
+    },
+    readability: {
+      pages: readabilityPages.length,
+      agreement: shingleScore(shingles),
+      metadata,
+      msPerPage: agreementRun.msPerPage,
+    },
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
 }
 
-const childEngine = process.argv.find((arg) => arg.startsWith('--engine='))?.slice('--engine='.length) as
-  | Engine
-  | undefined;
-const rounds = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 2);
+const option = (name: string) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const rounds = Number(option('rounds') ?? 1);
+const childEngine = option('engine') as Engine | undefined;
 
 if (childEngine) {
   process.stdout.write(JSON.stringify(await runEngine(childEngine, rounds)));
-} else if (!existsSync(CORPUS)) {
-  console.log(`skipped: the shared corpus (${CORPUS}) is not beside this checkout`);
-} else {
-  const self = new URL(import.meta.url).pathname;
-  const results = ENGINES.map(
-    (engine) =>
-      JSON.parse(
-        execFileSync(process.execPath, [self, `--engine=${engine}`, String(rounds)], {
-          encoding: 'utf8',
-          maxBuffer: 1 << 20,
-        }),
-      ) as EngineResult,
-  );
-  const base = results[0]!;
+} else if (!existsSync(TRAFILATURA_DEV) || !existsSync(READABILITY_SET)) {
   console.log(
-    `Extraction over ${base.pages / rounds} readability-corpus pages × ${rounds} rounds (node ${process.version})`,
+    `skipped: the shared corpus (${TRAFILATURA_DEV}, ${READABILITY_SET}) is not beside this checkout`,
   );
-  console.log('engine                  pages/s   p50 ms   p95 ms   peak RSS   throughput vs periscope');
-  for (const r of results) {
+} else {
+  const engines = (option('engines')?.split(',') ?? ENGINES) as Engine[];
+  const self = new URL(import.meta.url).pathname;
+  const results = engines.map((engine) => {
+    process.stderr.write(`running ${engine}…\n`);
+    return JSON.parse(
+      execFileSync(process.execPath, [self, `--engine=${engine}`, `--rounds=${rounds}`], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      }),
+    ) as EngineResult;
+  });
+  if (process.argv.includes('--json')) console.log(JSON.stringify(results, null, 2));
+  else report(results, Number(option('worst') ?? 10));
+}
+
+function report(results: EngineResult[], worst: number): void {
+  const percent = (value: number) => value.toFixed(3);
+  console.log(`Extraction side by side (node ${process.version}, ${rounds} round(s) per set)\n`);
+  console.log('trafilatura-dev (human judgements; trafilatura’s metric)');
+  console.log('engine                    F1   precision  recall  empty   ms/page  pages/s  peak RSS');
+  for (const result of results) {
+    const set = result.trafilatura;
+    if (!set) {
+      console.log(`${result.engine.padEnd(22)} skipped: ${result.skipped}`);
+      continue;
+    }
     console.log(
-      `${r.engine.padEnd(22)} ${r.pagesPerSecond.toFixed(1).padStart(8)} ${r.p50Ms.toFixed(1).padStart(8)} ${r.p95Ms
-        .toFixed(1)
-        .padStart(
-          8,
-        )} ${`${r.peakRssMb.toFixed(0)} MB`.padStart(10)}   ${(base.pagesPerSecond / r.pagesPerSecond).toFixed(2)}× slower than periscope`.replace(
-        / 1\.00× slower than periscope$/,
-        ' —',
-      ),
+      `${result.engine.padEnd(22)} ${percent(set.f1)}  ${percent(set.precision).padStart(9)}  ${percent(set.recall).padStart(6)}  ${String(set.empty).padStart(5)}  ${set.msPerPage.toFixed(1).padStart(8)}  ${set.pagesPerSecond.toFixed(1).padStart(7)}  ${`${result.peakRssMb?.toFixed(0)} MB`.padStart(8)}`,
     );
+  }
+  console.log('\nreadability (agreement with Readability.js’s own output; metadata fields equal to its)');
+  console.log(`engine                 agreement F1  (P / R)        ms/page  ${METADATA_FIELDS.join(' ')}`);
+  for (const result of results) {
+    const set = result.readability;
+    if (!set) continue;
+    const fields = METADATA_FIELDS.map((field) => String(set.metadata[field]).padStart(field.length)).join(
+      ' ',
+    );
+    console.log(
+      `${result.engine.padEnd(22)} ${percent(set.agreement.f1).padStart(12)}  (${percent(set.agreement.precision)} / ${percent(set.agreement.recall)})  ${set.msPerPage.toFixed(1).padStart(7)}  ${fields}   of ${set.pages}`,
+    );
+  }
+  const ours = results.find((result) => result.engine === 'periscope');
+  const linkedom = results.find((result) => result.engine === 'readability+linkedom');
+  if (ours?.trafilatura && linkedom?.trafilatura && ours.readability && linkedom.readability) {
+    console.log(
+      `\nperiscope time / readability+linkedom time: ${(ours.trafilatura.msPerPage / linkedom.trafilatura.msPerPage).toFixed(2)} on trafilatura-dev, ${(ours.readability.msPerPage / linkedom.readability.msPerPage).toFixed(2)} on readability (goal ≤ 0.6)`,
+    );
+  }
+  if (ours?.trafilatura && worst > 0) {
+    console.log(`\nperiscope's ${worst} worst trafilatura-dev pages (missed + leaked snippets):`);
+    const ranked = [...ours.trafilatura.perPage]
+      .filter((page) => page.counts.fn + page.counts.fp > 0)
+      .sort((a, b) => b.counts.fn + b.counts.fp - (a.counts.fn + a.counts.fp))
+      .slice(0, worst);
+    for (const page of ranked) {
+      console.log(`  ${page.file}`);
+      for (const snippet of page.missing) console.log(`    missed  ${JSON.stringify(snippet.slice(0, 90))}`);
+      for (const snippet of page.leaked) console.log(`    leaked  ${JSON.stringify(snippet.slice(0, 90))}`);
+    }
   }
 }

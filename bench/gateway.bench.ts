@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
+import { parsePrometheusText } from '../src/testing/prometheus-text.ts';
 
 const secondsPerCase = Math.min(60, Math.max(1, Number(process.argv[2] ?? 10)));
 const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
@@ -23,6 +24,10 @@ interface Row {
   p99Ms: number;
   requests: number;
   failures: number;
+  /** What the failures were: errors, timeouts, resets and each non-2xx status. */
+  failed: Record<string, number>;
+  /** Calls still running when the case ended: the load generator closed their connections, the gateway aborted them. */
+  cutAtEnd: number;
 }
 
 /** Spawns a process and resolves with the first stdout line matching `ready`. */
@@ -49,6 +54,35 @@ function stopAll(): void {
 }
 process.on('exit', stopAll);
 
+/**
+ * Failures the load generator cannot see, from the gateway's /metrics: tool calls that answered 200 with
+ * `isError` (by code), and gateway answers other than 200 (by status). Cumulative since the gateway started.
+ */
+async function gatewayFailures(
+  url: string,
+  headers: Record<string, string>,
+): Promise<Record<string, number>> {
+  const families = parsePrometheusText(await (await fetch(`${url}/metrics`, { headers })).text());
+  const counts: Record<string, number> = {};
+  for (const sample of families.get('periscope_tool_errors_total')?.samples ?? []) {
+    counts[`${sample.labels.tool} ${sample.labels.code}`] = sample.value;
+  }
+  for (const sample of families.get('periscope_http_requests_total')?.samples ?? []) {
+    if (sample.labels.status !== '200' && sample.labels.route !== '/metrics') {
+      counts[`HTTP ${sample.labels.status} ${sample.labels.route}`] = sample.value;
+    }
+  }
+  return counts;
+}
+
+function since(now: Record<string, number>, before: Record<string, number>): Record<string, number> {
+  const delta: Record<string, number> = {};
+  for (const [name, value] of Object.entries(now)) {
+    if (value - (before[name] ?? 0) > 0) delta[name] = value - (before[name] ?? 0);
+  }
+  return delta;
+}
+
 /** Peak and current RSS of a process, in MB (Linux /proc). */
 function memoryOf(pid: number): { peakMb: number; rssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -66,6 +100,23 @@ function resetPeak(pid: number): boolean {
   }
 }
 
+/** Tool errors answered with 200 count as failures too (the page must really have been read). */
+function addToolErrors(row: Row, errors: Record<string, number>): void {
+  for (const [name, count] of Object.entries(errors)) {
+    if (name.startsWith('HTTP ')) {
+      row.failed[`gateway answered ${name.slice(5)}`] = count; // counted already, as autocannon's non-2xx
+      continue;
+    }
+    if (name.endsWith(' ABORTED')) {
+      row.cutAtEnd += count; // in flight when the load generator stopped and closed its connections: no answer
+      continue;
+    }
+    row.failed[name] = count; // answered 200, but with isError: not a page read
+    row.failures += count;
+    row.requests -= count;
+  }
+}
+
 async function load(
   target: string,
   url: string,
@@ -76,6 +127,17 @@ async function load(
 ): Promise<{ row: Row; result: Result }> {
   const result = await autocannon({ url, method: 'POST', headers, body, connections, duration, timeout: 30 });
   const failures = result.errors + result.timeouts + result.non2xx + result.resets;
+  const failed: Record<string, number> = {};
+  for (const [name, count] of Object.entries({
+    errors: result.errors,
+    timeouts: result.timeouts,
+    resets: result.resets,
+  })) {
+    if (count > 0) failed[name] = count;
+  }
+  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) {
+    if (!status.startsWith('2') && count > 0) failed[`HTTP ${status}`] = count;
+  }
   return {
     result,
     row: {
@@ -86,6 +148,8 @@ async function load(
       p99Ms: result.latency.p99,
       requests: result['2xx'],
       failures,
+      failed,
+      cutAtEnd: 0,
     },
   };
 }
@@ -114,6 +178,7 @@ try {
   ).trim();
   const gateway = await start([BIN, 'serve', '--port', '0', '--config', config], /gateway on (http:\S+)/);
   const gatewayPid = gateway.child.pid as number;
+  const gatewayUrl = gateway.match[1] as string;
   const proxy = await start([PEERS, 'proxy', originUrl], /listening (\d+)/);
   const targets = {
     periscope: {
@@ -151,11 +216,20 @@ try {
   const format = (row: Row) =>
     `${String(row.connections).padStart(5)} conns  ${row.target.padEnd(12)} ${Math.round(row.rps).toLocaleString('en').padStart(8)} rps` +
     `  p50 ${row.p50Ms.toFixed(1).padStart(7)} ms  p99 ${row.p99Ms.toFixed(1).padStart(7)} ms  ` +
-    `${row.requests.toLocaleString('en').padStart(8)} ok  ${row.failures} failed`;
+    `${row.requests.toLocaleString('en').padStart(8)} ok  ${row.failures} failed` +
+    (row.cutAtEnd > 0 ? `, ${row.cutAtEnd} cut at the end` : '') +
+    (row.failures > 0
+      ? ` (${Object.entries(row.failed)
+          .map(([name, count]) => `${name}: ${count}`)
+          .join(', ')})`
+      : '');
   for (const connections of [50, 500]) {
     const pair: Row[] = [];
     for (const [name, target] of Object.entries(targets)) {
+      const seen = await gatewayFailures(gatewayUrl, targets.periscope.headers);
       const { row } = await load(name, target.url, target.headers, body, connections, secondsPerCase);
+      if (name === 'periscope')
+        addToolErrors(row, since(await gatewayFailures(gatewayUrl, targets.periscope.headers), seen));
       pair.push(row);
       console.log(format(row));
     }
@@ -169,6 +243,7 @@ try {
 
   const before = memoryOf(gatewayPid);
   const peakReset = resetPeak(gatewayPid);
+  const seenBeforeHold = await gatewayFailures(gatewayUrl, targets.periscope.headers);
   const hold = await load(
     'periscope',
     targets.periscope.url,
@@ -178,6 +253,10 @@ try {
     secondsPerCase,
   );
   const after = memoryOf(gatewayPid);
+  addToolErrors(
+    hold.row,
+    since(await gatewayFailures(gatewayUrl, targets.periscope.headers), seenBeforeHold),
+  );
   const holdOk = hold.row.failures === 0 && hold.row.requests > 0;
   console.log(format(hold.row));
   console.log(

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parseHTML } from 'linkedom';
+import { compareShingles } from '../bench/extract-corpus.ts';
 import { hiddenReason } from '../src/content/html/hidden-element.ts';
 import { createPeriscope } from '../src/index.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
@@ -60,10 +61,10 @@ test('corpus pages: the article is there, the page chrome is not', { skip }, asy
       textOf(readFileSync(join(CORPUS, name, 'expected.html'), 'utf8')),
       document,
     );
-    // The opening and the closing of the article are present.
-    for (const probe of [expected.slice(0, 80), expected.slice(-80)]) {
-      assert.ok(got.includes(probe.trim()), `${name}: missing "${probe}"`);
-    }
+    // The article is there: most of Readability's word shingles (extractors legitimately differ at the
+    // edges: kickers, captions, "read also" and "continue reading" lines).
+    const { tp, fn } = compareShingles(got, expected);
+    assert.ok(tp / (tp + fn) >= 0.8, `${name}: only ${Math.round((100 * tp) / (tp + fn))}% of the article`);
     // Navigation and footers that are not part of the article are absent.
     for (const chrome of document.querySelectorAll(
       'nav, footer, [role="navigation"], [role="contentinfo"]',

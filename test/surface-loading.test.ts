@@ -14,31 +14,38 @@ const RECORDER = `
 import { registerHooks } from 'node:module';
 const seen = new Set();
 registerHooks({ resolve(specifier, context, next) { const result = next(specifier, context); seen.add(result.url); return result; } });
-await import(process.argv[1]);
+for (const entry of process.argv.slice(1)) await import(entry);
 process.stdout.write(JSON.stringify([...seen]));
 `;
 
-async function frameworksLoadedBy(entry: string): Promise<string[]> {
-  const url = new URL(`../${entry}`, import.meta.url).href;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', RECORDER, url]);
-  const urls = JSON.parse(stdout) as string[];
-  return FRAMEWORKS.filter((name) => urls.some((loaded) => loaded.includes(`/node_modules/${name}/`)));
+/** The frameworks loaded by importing the entries, together, in a fresh process. */
+async function frameworksLoadedBy(entries: string[]): Promise<string[]> {
+  const urls = entries.map((entry) => new URL(`../${entry}`, import.meta.url).href);
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', RECORDER, ...urls]);
+  const loaded = JSON.parse(stdout) as string[];
+  return FRAMEWORKS.filter((name) => loaded.some((url) => url.includes(`/node_modules/${name}/`)));
 }
 
-const EXPECTED: Record<string, string[]> = {
-  'src/index.ts': [],
-  'src/surfaces/mcp/http.ts': [],
-  'src/surfaces/cli/main.ts': [],
-  'src/surfaces/adapters/openai.ts': [],
-  'src/surfaces/adapters/anthropic.ts': [],
-  'src/surfaces/adapters/ai-sdk.ts': ['ai'],
-  'src/surfaces/adapters/langchain.ts': ['@langchain/core'],
-  'src/surfaces/mcp/server.ts': ['@modelcontextprotocol/sdk'],
-};
+const EXPECTED: Array<[string[], string[]]> = [
+  [
+    [
+      'src/index.ts',
+      'src/surfaces/mcp/http.ts',
+      'src/surfaces/cli/main.ts',
+      'src/surfaces/adapters/openai.ts',
+      'src/surfaces/adapters/anthropic.ts',
+    ],
+    [],
+  ],
+  [['src/surfaces/adapters/ai-sdk.ts'], ['ai']],
+  [['src/surfaces/adapters/langchain.ts'], ['@langchain/core']],
+  [['src/surfaces/mcp/server.ts'], ['@modelcontextprotocol/sdk']],
+];
 
-for (const [entry, expected] of Object.entries(EXPECTED)) {
-  test(`${entry} loads ${expected.length === 0 ? 'no framework' : expected.join(', ')}`, async () => {
-    assert.deepEqual(await frameworksLoadedBy(entry), expected);
+for (const [entries, expected] of EXPECTED) {
+  const what = expected.length === 0 ? 'no framework' : `${expected.join(', ')} and nothing else`;
+  test(`${entries.join(', ')}: ${what}`, async () => {
+    assert.deepEqual(await frameworksLoadedBy(entries), expected);
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentSchema } from './agent-schema.ts';
 import { browserSchema, FETCH_BACKEND_IDS, fetchBackendsSchema } from './fetch-schema.ts';
 import { gatewaySchema } from './gateway-schema.ts';
 import { mcpSchema } from './mcp-schema.ts';
@@ -88,6 +89,8 @@ export const configSchema = z.strictObject({
     .prefault({}),
   /** `periscope serve`: the HTTP gateway and MCP over HTTP. */
   gateway: gatewaySchema,
+  /** `periscope ask`: the model endpoint of the built-in agent. */
+  agent: agentSchema,
   /** MCP: the tools offered and the stdio agent. */
   mcp: mcpSchema,
 });

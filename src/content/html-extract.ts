@@ -1,6 +1,7 @@
 import { extractContent } from './extract/extract-content.ts';
+import { visibleChars } from './extract/text-stats.ts';
 import type { Removal } from './extract/types.ts';
-import { cleanDocument } from './html/clean-document.ts';
+import { cleanDocument, type DocumentStats } from './html/clean-document.ts';
 import type { DomElement } from './html/dom.ts';
 import { flatText } from './html/flat-text.ts';
 import type { LightDocument, LightElement } from './html/light-dom.ts';
@@ -26,6 +27,8 @@ export interface ExtractHtmlOptions {
 
 /** Elements nested deeper than this are flattened into their ancestor before parsing. */
 export const MAX_NESTING_DEPTH = 512;
+/** Content shorter than this, and shorter than half the page's text, gives way to the whole body. */
+export const MIN_ARTICLE_CHARS = 250;
 /** Tags past this many are dropped before parsing (their text stays): a page of a million tiny elements costs seconds to parse. */
 export const MAX_PARSED_ELEMENTS = 100_000;
 
@@ -48,15 +51,48 @@ export function extractHtml(
     options.url,
     document.getElementsByTagName('base')[0]?.getAttribute('href'),
   );
-  cleanDocument(document);
+  const stats = cleanDocument(document);
   const selection = extractContent({ document, url: baseUrl, metadata }, { skipSteps: options.skipSteps });
+  const removals = options.explain ? { removals: selection.removals } : {};
+  if (isTooLittle(selection.roots, stats)) {
+    // The steps have taken the tree apart: the page's whole cleaned body is written instead.
+    const body = parseCleaned(html).body;
+    return {
+      ...definedOnly(metadata),
+      ...write(body, options.mode, baseUrl),
+      extractor: 'body',
+      ...removals,
+    };
+  }
   const root = assemble(document, selection.roots, selection.title);
   return {
     ...definedOnly(metadata),
     ...write(root, options.mode, baseUrl),
     extractor: selection.extractor,
-    ...(options.explain ? { removals: selection.removals } : {}),
+    ...removals,
   };
+}
+
+function parseCleaned(html: string): LightDocument {
+  const document = parseDocument(
+    limitNesting(html, MAX_NESTING_DEPTH, { maxElements: MAX_PARSED_ELEMENTS }).html,
+  );
+  cleanDocument(document);
+  return document;
+}
+
+/**
+ * The chosen content is "too little" — the page's cleaned body is written instead, so a page with text
+ * never comes out empty — when it holds fewer than `MIN_ARTICLE_CHARS` characters and less than half of
+ * the page's visible text.
+ */
+function isTooLittle(roots: LightElement[], stats: DocumentStats): boolean {
+  let chars = 0;
+  for (const root of roots) {
+    chars += visibleChars(root.textContent);
+    if (chars >= MIN_ARTICLE_CHARS) return false;
+  }
+  return chars * 2 < stats.textLength;
 }
 
 /** One element holding the headline (when given) and the chosen roots, in order. */

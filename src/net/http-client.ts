@@ -190,7 +190,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpFetch {
           state = next;
           continue;
         }
-        const { body, decoded } = await hop.readBody();
+        const { body, decoded } = await hop.readBody(request.onBodyChunk);
         return {
           url: firstUrl,
           finalUrl: state.url.href,

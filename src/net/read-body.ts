@@ -16,6 +16,8 @@ export interface ReadBodyOptions {
   onIdle: () => void;
   operation: string;
   url: string;
+  /** Sees each decoded chunk as it arrives (streamed responses), before the body is complete. */
+  onChunk?: ((chunk: Buffer) => void) | undefined;
 }
 
 export interface BodyResult {
@@ -78,6 +80,7 @@ export async function readBody(response: IncomingMessage, options: ReadBodyOptio
         );
       }
       chunks.push(chunk);
+      options.onChunk?.(chunk);
       callback();
     },
   });

@@ -29,7 +29,7 @@ export interface HopResponse {
   headers: IncomingMessage['headers'];
   remoteAddress: string;
   /** Reads the body within the limits, then closes the connection. */
-  readBody(): Promise<BodyResult>;
+  readBody(onChunk?: (chunk: Buffer) => void): Promise<BodyResult>;
   /** Closes the connection without reading (redirects). */
   discard(): void;
 }
@@ -105,8 +105,9 @@ export async function sendHop(input: HopInput): Promise<HopResponse> {
       statusText: message.statusMessage ?? '',
       headers: message.headers,
       remoteAddress: connection.remoteAddress,
-      readBody: () =>
+      readBody: (onChunk) =>
         readBody(message, {
+          onChunk,
           hasBody: input.method !== 'HEAD' && message.statusCode !== 204 && message.statusCode !== 304,
           maxBytes: input.limits.maxBytes,
           bodyTimeoutMs: input.limits.bodyTimeoutMs,

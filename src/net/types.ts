@@ -68,6 +68,8 @@ export interface HttpRequest {
    * (but every redirect away from their origin is checked). URLs from callers are never trusted.
    */
   trusted?: boolean;
+  /** Sees the final response's decoded body chunk by chunk as it streams in (the full body is still returned). */
+  onBodyChunk?: (chunk: Buffer) => void;
   /** Per-request overrides of the client's limits. */
   limits?: Partial<NetworkLimits>;
 }

@@ -89,7 +89,11 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     let spent = reservation?.cost ?? 0;
     const error = errorOf(result);
     if (reservation && error && isRefundable(tool.name, error)) {
-      if (await credits.refund(await store.get(), reservation)) spent = 0;
+      const refunded = await store.get().then(
+        (opened) => credits.refund(opened, reservation),
+        () => false,
+      );
+      if (refunded) spent = 0;
     }
     if (reservation && result.display)
       result.display += spent > 0 ? ` · ${spent} credit${spent === 1 ? '' : 's'}` : ' · refunded';

@@ -14,7 +14,9 @@ export const READER_TARGET = 'https://example.com/articles/rivers?lang=en';
  * A CallContext on the real guarded client with the loopback connect guard: a reader that ignored its `baseUrl`
  * fails instead of reaching the internet.
  */
-export function readerContext(options: { headersTimeoutMs?: number; signal?: AbortSignal } = {}): CallContext {
+export function readerContext(
+  options: { headersTimeoutMs?: number; signal?: AbortSignal } = {},
+): CallContext {
   const guard = createLoopbackConnectGuard();
   return {
     signal: options.signal ?? new AbortController().signal,
@@ -91,7 +93,9 @@ export function runReaderSuite(suite: ReaderSuite): void {
         retryable: false,
         reason: 'invalid-key',
       });
-      assert.ok(!JSON.stringify({ message: error.message, details: error.details }).includes('test-key-1234'));
+      assert.ok(
+        !JSON.stringify({ message: error.message, details: error.details }).includes('test-key-1234'),
+      );
     });
 
     test('429 with Retry-After: RATE_LIMITED with retryAfterMs', async () => {

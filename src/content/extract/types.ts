@@ -1,5 +1,5 @@
-import type { PageMetadata } from '../html/read-metadata.ts';
 import type { LightDocument, LightElement } from '../html/light-dom.ts';
+import type { PageMetadata } from '../html/read-metadata.ts';
 import type { TextStats } from './text-stats.ts';
 
 /** One thing an extraction step took out (or chose), for `--explain` and for tests. */

@@ -128,7 +128,6 @@ abstract class LightParent extends LightNode {
   /** All text below, in document order (iterative: depth cannot overflow the stack). */
   get textContent(): string {
     let text = '';
-    const root: LightNode = this;
     let node: ChildNode | null = this.first;
     while (node) {
       if (node.nodeType === TEXT_NODE) text += (node as LightText).data;
@@ -138,7 +137,7 @@ abstract class LightParent extends LightNode {
       }
       while (node && !node.nextSibling) {
         const parent: LightNode | null = node.parentNode;
-        node = parent === root || !parent ? null : (parent as ChildNode);
+        node = parent === this || !parent ? null : (parent as ChildNode);
       }
       node = node ? node.nextSibling : null;
     }
@@ -153,7 +152,6 @@ abstract class LightParent extends LightNode {
   getElementsByTagName(name: string): LightElement[] {
     const wanted = name === '*' ? undefined : name.toLowerCase();
     const found: LightElement[] = [];
-    const root: LightNode = this;
     let node: ChildNode | null = this.first;
     while (node) {
       if (node.nodeType === ELEMENT_NODE) {
@@ -166,7 +164,7 @@ abstract class LightParent extends LightNode {
       }
       while (node && !node.nextSibling) {
         const parent: LightNode | null = node.parentNode;
-        node = parent === root || !parent ? null : (parent as ChildNode);
+        node = parent === this || !parent ? null : (parent as ChildNode);
       }
       node = node ? node.nextSibling : null;
     }

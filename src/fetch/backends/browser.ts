@@ -57,10 +57,11 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
 
   async function render(document: HttpResponse, httpFetch: HttpFetch, callerSignal: AbortSignal) {
     if (executablePath === undefined) throw notConfigured();
+    const slot = await getPool(executablePath).acquire(callerSignal);
+    // Ends the page's in-flight sub-requests when this fetch ends or the caller gives up.
     const session = new AbortController();
     const onAbort = () => session.abort(callerSignal.reason);
     callerSignal.addEventListener('abort', onAbort, { once: true });
-    const slot = await getPool(executablePath).acquire(callerSignal);
     const { page } = slot;
     const started = performance.now();
     const router = createPageRouter({
@@ -97,7 +98,7 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
         );
       const snapshot = await until(
         withTimeout(
-          Promise.all([page.content(), Promise.resolve(page.url())]),
+          readDom(page),
           config.snapshotTimeoutMs,
           () =>
             new PeriscopeError(
@@ -211,6 +212,9 @@ async function waitForPage(
     const loadState = config.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load';
     await until(page.waitForLoadState(loadState, { timeout: remaining() }), signal);
     if (config.waitUntil !== 'networkidle') return true;
+    // Quiet is counted from the load event at the earliest: requests the page made just before it may not have
+    // reached the router yet.
+    state.lastActivityAt = Math.max(state.lastActivityAt, performance.now());
     const idleMs = config.networkIdleMs;
     while (performance.now() < deadline) {
       if (signal.aborted) throw signal.reason;
@@ -235,6 +239,23 @@ function stateWarnings(state: PageRouterState): string[] {
     warnings.push(`download(s) refused: ${state.downloadsRefused.slice(0, 3).join(', ')}`);
   }
   return warnings;
+}
+
+/**
+ * The serialised DOM and the page's URL. A page that is navigating right then (a script set `location`, a link was
+ * clicked) is read again once the new document is there; the caller's timeout bounds the retries.
+ */
+async function readDom(page: Page): Promise<[string, string]> {
+  for (;;) {
+    try {
+      const html = await page.content();
+      return [html, page.url()];
+    } catch (error) {
+      if (!(error instanceof Error) || !/navigating/i.test(error.message) || page.isClosed()) throw error;
+      await page.waitForLoadState('domcontentloaded', { timeout: 1_000 }).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 function withTimeout<T>(promise: Promise<T>, timeoutMs: number, error: () => PeriscopeError): Promise<T> {

@@ -2,11 +2,15 @@ import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { PeriscopeError } from '../../errors.ts';
 
-/** Where Debian, Ubuntu, Fedora, Arch and macOS put Chromium or Chrome. */
+/**
+ * Where Debian, Ubuntu, Fedora, Arch and macOS put Chromium or Chrome. Debian's `/usr/bin/chromium` is a shell
+ * wrapper that exports Google API keys and adds remote-extension flags from /etc/chromium.d; the binary behind it
+ * is started directly instead (same package, none of that).
+ */
 const CANDIDATES = [
+  '/usr/lib/chromium/chromium',
   '/usr/bin/chromium',
   '/usr/bin/chromium-browser',
-  '/usr/lib/chromium/chromium',
   '/usr/bin/google-chrome-stable',
   '/usr/bin/google-chrome',
   '/Applications/Chromium.app/Contents/MacOS/Chromium',
@@ -54,6 +58,10 @@ export function chromiumArgs(sinkPort: number): string[] {
     '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+    // Account (GAIA) endpoints Chromium calls for every new profile, pointed at a port nothing listens on.
+    '--gaia-url=http://127.0.0.1:9',
+    '--google-apis-url=http://127.0.0.1:9',
+    '--lso-url=http://127.0.0.1:9',
   ];
 }
 

@@ -82,6 +82,15 @@ export function createPageRouter(settings: PageRouterSettings) {
     await route.abort(reason).catch(() => {});
   }
 
+  /**
+   * A refused request. A refused navigation is answered 204 No Content, which leaves the frame on the document it
+   * has (an abort would replace the page with Chromium's own "blocked" error page, and that would be read instead).
+   */
+  async function refuse(route: Route, isNavigation: boolean): Promise<void> {
+    if (isNavigation) await route.fulfill({ status: 204, body: '' }).catch(() => {});
+    else await abort(route, 'blockedbyclient');
+  }
+
   async function fulfil(route: Route, response: HttpResponse, extraDrop?: string): Promise<void> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
@@ -95,11 +104,12 @@ export function createPageRouter(settings: PageRouterSettings) {
   async function handle(route: Route): Promise<void> {
     const request = route.request();
     const url = request.url();
-    if (settings.signal.aborted) return abort(route, 'blockedbyclient');
     const isNavigation = request.isNavigationRequest();
+    if (settings.signal.aborted) return refuse(route, isNavigation);
     const isMainFrame = isNavigation && settings.isMainFrame(request);
     if (isMainFrame && !documentServed && withoutFragment(url) === documentKey) {
       documentServed = true;
+      state.lastActivityAt = performance.now();
       // The page is rendered, not saved: an attachment header on the document does not make it a download.
       return fulfil(route, settings.document.response, 'content-disposition');
     }
@@ -110,7 +120,7 @@ export function createPageRouter(settings: PageRouterSettings) {
     }
     if (!/^https?:/i.test(url) || state.subrequests >= settings.maxSubrequests) {
       state.skipped += 1;
-      return abort(route, 'blockedbyclient');
+      return refuse(route, isNavigation);
     }
     state.subrequests += 1;
     state.inFlight += 1;
@@ -126,14 +136,14 @@ export function createPageRouter(settings: PageRouterSettings) {
       });
       if (isNavigation && /^\s*attachment/i.test(response.headers['content-disposition'] ?? '')) {
         state.downloadsRefused.push(redactUrl(url));
-        return abort(route, 'blockedbyclient');
+        return refuse(route, true);
       }
       if (isMainFrame) state.mainStatus = response.status;
       return fulfil(route, response);
     } catch (error) {
       if (isPeriscopeError(error) && error.code === 'URL_BLOCKED') {
         if (state.blocked.length < 50) state.blocked.push(redactUrl(url));
-        return abort(route, 'blockedbyclient');
+        return refuse(route, isNavigation);
       }
       state.failed += 1;
       const timedOut = isPeriscopeError(error) && error.code === 'TIMEOUT';

@@ -14,6 +14,7 @@ const HELP = `periscope — safe web access for LLM agents
 Usage: periscope <command> [options]
 
 Commands:
+  ask <question…>     an agent that searches, reads and answers with sources (any OpenAI-compatible model)
   search <query…>     search the web through the provider chain (fallback on failure)
   images <query…>     search for images
   fetch <url>         read a web page as markdown or text (guarded against private addresses)
@@ -43,6 +44,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   // The gateway's modules load only for its commands.
   serve: async (argv, io) => (await import('./commands/serve.ts')).serveCommand(argv, io),
   keys: async (argv, io) => (await import('./commands/keys.ts')).keysCommand(argv, io),
+  ask: async (argv, io) => (await import('./commands/ask.ts')).askCommand(argv, io),
 };
 
 /** Run the CLI; returns the exit code. Never throws for a user mistake. */

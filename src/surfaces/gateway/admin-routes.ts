@@ -74,7 +74,7 @@ export async function handleAdmin(
     if (method !== 'DELETE') {
       throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use DELETE to revoke a key', { allow: 'DELETE' });
     }
-    const reference = decodeURIComponent(keyRoute[1]);
+    const reference = safeDecode(keyRoute[1]);
     const revoked = await invalidInputAs400(() => revokeApiKey(store, reference), 404);
     sendJson(response, 200, { revoked: publicKey(revoked) });
     return;
@@ -122,5 +122,13 @@ async function invalidInputAs400<T>(run: () => Promise<T>, status = 400): Promis
       throw new GatewayError(status, status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', error.message);
     }
     throw error;
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new GatewayError(400, 'BAD_REQUEST', `'${text}' is not a valid path segment`);
   }
 }

@@ -7,8 +7,7 @@ import type { Store } from '../../store/store.ts';
  * not secret; `secret` is 32 random bytes (base64url). Only the SHA-256 of the whole key is stored, and the presented
  * key's hash is compared in constant time. The key itself is shown once, when it is created.
  *
- * Store layout: `gateway:key:<id>` the record; `gateway:keys:seq` a counter; `gateway:keys:slot:<n>` the id created
- * n-th (the Store has no key listing, and `increment` hands out slots atomically across processes).
+ * Store layout: one value per key, `gateway:key:<id>`, the record (revoked ones stay, marked).
  */
 export interface ApiKeyRecord {
   id: string;
@@ -42,9 +41,8 @@ export interface CreateKeyOptions {
 
 const KEY_PATTERN = /^psk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
 const AGENT_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
-const SEQUENCE = 'gateway:keys:seq';
-const recordKey = (id: string) => `gateway:key:${id}`;
-const slotKey = (slot: number) => `gateway:keys:slot:${slot}`;
+const RECORD_PREFIX = 'gateway:key:';
+const recordKey = (id: string) => `${RECORD_PREFIX}${id}`;
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -79,21 +77,16 @@ export async function createApiKey(
     ...(options.note ? { note: options.note } : {}),
   };
   await store.set(recordKey(id), record);
-  const slot = await store.increment(SEQUENCE, 1);
-  await store.set(slotKey(slot), id);
   return { key, record };
 }
 
 /** Every key ever created, revoked ones included, oldest first. */
 export async function listApiKeys(store: Store): Promise<ApiKeyRecord[]> {
-  const count = (await store.get<number>(SEQUENCE)) ?? 0;
-  const records: ApiKeyRecord[] = [];
-  for (let slot = 1; slot <= count; slot++) {
-    const id = await store.get<string>(slotKey(slot));
-    const record = id === undefined ? undefined : await store.get<ApiKeyRecord>(recordKey(id));
-    if (record) records.push(record);
-  }
-  return records;
+  const names = await store.keys(RECORD_PREFIX);
+  const records = await Promise.all(names.map((name) => store.get<ApiKeyRecord>(name)));
+  return records
+    .filter((record): record is ApiKeyRecord => record !== undefined)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 /**

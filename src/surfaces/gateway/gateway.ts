@@ -69,6 +69,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   );
   const principals = new WeakMap<IncomingMessage, Principal>();
   let store: Store | undefined;
+  let answering = 0;
+  const answered = new Set<() => void>();
   let authenticator: ReturnType<typeof createAuthenticator> | undefined;
   let hostPolicy: HostPolicy | undefined;
   let mcpHandler: McpHandler | undefined;
@@ -94,7 +96,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const route = routeName(path, restTools);
     response.on('finish', () => metrics.httpRequest(route, response.statusCode));
-    if (closing && route !== 'healthz') {
+    // Answers being written: shutdown waits for them to reach the socket. GET /mcp is an open-ended event stream.
+    if (!(route === '/mcp' && request.method === 'GET')) {
+      answering += 1;
+      response.once('close', () => {
+        answering -= 1;
+        if (answering === 0) for (const wake of [...answered]) wake();
+      });
+    }
+    if (closing && route !== '/healthz') {
       throw new GatewayError(
         503,
         'SHUTTING_DOWN',
@@ -163,7 +173,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const toolRoute = /^\/v1\/tools\/([^/]+)$/.exec(path);
     if (toolRoute?.[1]) {
       allow(method, 'POST');
-      await callTool(decodeURIComponent(toolRoute[1]), request, response, principal);
+      await callTool(toolRoute[1], request, response, principal);
       return;
     }
     if (path === '/v1/status') {
@@ -195,7 +205,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       throw new GatewayError(
         404,
         'NOT_FOUND',
-        `no tool '${name}' here; tools: ${[...restTools.keys()].join(', ') || 'none (all switched off)'}`,
+        `no tool '${name.slice(0, 64)}' here; tools: ${[...restTools.keys()].join(', ') || 'none (all switched off)'}`,
       );
     }
     const input = await readJsonBody(request, config.maxBodyBytes);
@@ -284,16 +294,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     let timer: NodeJS.Timeout | undefined;
+    const answersSent = new Promise<void>((resolve) => {
+      if (answering === 0) return resolve();
+      const wake = () => {
+        answered.delete(wake);
+        resolve();
+      };
+      answered.add(wake);
+    });
     const drained = await Promise.race([
-      metrics.idle().then(() => true),
+      Promise.all([metrics.idle(), answersSent]).then(() => true),
       new Promise<boolean>((resolve) => {
         timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs);
       }),
     ]);
     clearTimeout(timer);
-    // Answers written just now are flushed before their sockets go (MCP streams and idle sockets are cut).
-    await new Promise((resolve) => setImmediate(resolve));
-    await mcpHandler?.close?.();
+    await mcpHandler?.close?.(); // MCP sessions and their event streams
     server.closeAllConnections();
     await closed;
     return { drained, inFlightAtStart };

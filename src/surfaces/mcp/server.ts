@@ -8,7 +8,7 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolProgress } from '../../tools/tool.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
+import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
 import { mcpToolDefinition, toCallToolResult } from './mapping.ts';
 
 export interface McpCallEvent {
@@ -59,12 +59,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     const progress = progressReporter(extra._meta?.progressToken, name, extra.sendNotification);
     const started = performance.now();
     await progress?.send(`${name} started`);
-    const result = await tool.execute(input ?? {}, {
-      signal: extra.signal,
-      agentId,
-      sessionId,
-      ...(progress ? { onProgress: (update: ToolProgress) => void progress.update(update) } : {}),
-    });
+    const result = await tool
+      .execute(input ?? {}, {
+        signal: extra.signal,
+        agentId,
+        sessionId,
+        ...(progress ? { onProgress: (update: ToolProgress) => void progress.update(update) } : {}),
+      })
+      .catch((error: unknown) => toErrorResult(error, name)); // tools never reject; a wrapper might
     if (!extra.signal.aborted) await progress?.send(`${name} ${result.isError ? 'failed' : 'done'}`, true);
     onResult?.({ tool: name, agentId, sessionId, result, durationMs: performance.now() - started });
     return toCallToolResult(result) as CallToolResult;

@@ -69,7 +69,8 @@ export function scoreCandidates(context: StepContext): Map<LightElement, number>
     if (stats.ownChars < MIN_PARAGRAPH_CHARS) continue;
     if (stats.ownLinkChars > stats.ownChars * 0.5) continue;
     const listItem = LIST_ITEMS.has(element.localName);
-    const score = (1 + stats.ownCommas + Math.min(Math.floor(stats.ownChars / 100), 3)) * (listItem ? 0.5 : 1);
+    const score =
+      (1 + stats.ownCommas + Math.min(Math.floor(stats.ownChars / 100), 3)) * (listItem ? 0.5 : 1);
     let ancestor = element.parentNode;
     for (let level = 0; level < SCORE_DIVIDERS.length; level += 1) {
       if (!ancestor || ancestor.nodeType !== ELEMENT_NODE) break;
@@ -82,7 +83,11 @@ export function scoreCandidates(context: StepContext): Map<LightElement, number>
   return scores;
 }
 
-export function finalScore(element: LightElement, score: number, stats: Map<LightElement, TextStats>): number {
+export function finalScore(
+  element: LightElement,
+  score: number,
+  stats: Map<LightElement, TextStats>,
+): number {
   const measured = stats.get(element);
   const linkDensity = measured && measured.chars > 0 ? measured.linkChars / measured.chars : 0;
   return (score + (TAG_SCORES.get(element.localName) ?? 0) + classWeight(element)) * (1 - linkDensity);

@@ -7,7 +7,7 @@ import type { Step, StepContext } from '../types.ts';
 
 /** Words of class names for what surrounds an article inside its container: bylines, dates, captions. */
 const AROUND = wordSet(
-  ['authors', 'byline', 'credit', 'credits', 'dateline', 'keywords', 'meta', 'rating', 'tags', 'tagcloud', 'timestamp'],
+  ['authors', 'byline', 'credit', 'credits', 'keywords', 'meta', 'rating', 'tags', 'tagcloud', 'timestamp'],
   ['author', 'caption', 'copyright'],
 );
 
@@ -37,7 +37,8 @@ export const pruneContent: Step = {
   run(context) {
     const contentChars = context.roots.reduce((sum, root) => sum + (context.stats.get(root)?.chars ?? 0), 0);
     const found: Array<[LightElement, string]> = [];
-    for (const root of context.roots) collect(root, found, (element) => pruneReason(element, context, contentChars));
+    for (const root of context.roots)
+      collect(root, found, (element) => pruneReason(element, context, contentChars));
     for (const [element, reason] of found) context.remove(element, 'prune-content', reason);
     for (const root of context.roots) removeDanglingHeadings(root, context);
     context.measure();
@@ -77,6 +78,8 @@ function pruneReason(element: LightElement, context: StepContext, contentChars: 
     return 'picture credit';
   }
   if (!CONDITIONAL.has(name)) return undefined;
+  // A paragraph with a picture in it is part of the text, links or not.
+  if (name === 'p' && element.getElementsByTagName('img').length > 0) return undefined;
   const linkDensity = stats.linkChars / chars;
   if (linkDensity > 0.5 && chars < contentChars * 0.5) return `links ${Math.round(linkDensity * 100)}%`;
   return undefined;
@@ -109,6 +112,8 @@ function nextContent(element: LightElement, root: LightElement): LightElement | 
         if ((sibling as LightText).data.trim() !== '') return sibling.parentNode as LightElement;
       } else if ((sibling as LightElement).textContent.trim() !== '') {
         return firstTextElement(sibling as LightElement);
+      } else if (hasMedia(sibling as LightElement)) {
+        return sibling as LightElement;
       }
       sibling = sibling.nextSibling;
     }
@@ -134,4 +139,12 @@ function firstTextElement(element: LightElement): LightElement {
     if (!next) return current;
     current = next;
   }
+}
+
+const MEDIA = new Set(['img', 'picture', 'video', 'audio', 'svg', 'math', 'table']);
+
+function hasMedia(element: LightElement): boolean {
+  return (
+    MEDIA.has(element.localName) || [...MEDIA].some((name) => element.getElementsByTagName(name).length > 0)
+  );
 }

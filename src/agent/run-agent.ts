@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { PeriscopeError } from '../errors.ts';
+import type { HttpFetch } from '../net/types.ts';
+import { chatCompletionTools } from '../surfaces/adapters/openai.ts';
+import { searchStartLine } from '../tools/search-summary.ts';
+import type { Tool } from '../tools/tool.ts';
+import type { ToolResult } from '../tools/tool-result.ts';
+import { runToolCalls, type ToolCall } from '../tools/tool-runner.ts';
+import { shortUrl } from '../tools/validate-input.ts';
+import { type ChatEndpoint, type ChatMessage, completeChat } from './chat-completions.ts';
+import { AGENT_SYSTEM_PROMPT } from './system-prompt.ts';
+
+export interface RunAgentOptions {
+  /** The model endpoint (agent.baseUrl, agent.model, agent.apiKey). */
+  endpoint: ChatEndpoint;
+  /** The guarded client the model endpoint is reached through. */
+  http: HttpFetch;
+  /** The tools the model may call (a Periscope's `tools`). */
+  tools: readonly Tool[];
+  question: string;
+  /** The principal for limits and credits. */
+  agentId?: string | undefined;
+  /** Model turns before the loop stops; the last one is asked to answer without tools. Default 8. */
+  maxTurns?: number | undefined;
+  /** Tool calls of one model turn that run at once. Default 4. */
+  concurrency?: number | undefined;
+  /** Stream the answer (default true). */
+  stream?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  /** The answer as it streams. */
+  onText?: ((text: string) => void) | undefined;
+  /** One line per tool call, when it starts: `search "python 3.13"`, `fetch docs.python.org/3.13/whatsnew`. */
+  onToolCall?: ((hint: string, call: ToolCall) => void) | undefined;
+  /** Today's date for the system prompt (tests pin it). */
+  now?: Date | undefined;
+}
+
+export interface AgentToolCallRecord {
+  id: string;
+  name: string;
+  input: unknown;
+  hint: string;
+  isError: boolean;
+  code?: string | undefined;
+  display?: string | undefined;
+  ms: number;
+}
+
+export interface AgentTranscript {
+  question: string;
+  answer: string;
+  /** URLs the answer rests on: pages read, and result URLs the answer cites. */
+  sources: string[];
+  messages: ChatMessage[];
+  toolCalls: AgentToolCallRecord[];
+  turns: number;
+  timings: { totalMs: number; modelMs: number; toolMs: number };
+  /** Credits spent by the tool calls, when credits are on (from the results' data). */
+  sessionId: string;
+}
+
+/**
+ * The whole loop the tools are built for: the model searches, reads and answers with sources. Tool calls of
+ * one turn run concurrently through the tool runner; the repeat throttle is scoped to this question (one
+ * session id); every tool error reaches the model as its sentence so it can change course.
+ */
+export async function runAgent(options: RunAgentOptions): Promise<AgentTranscript> {
+  const started = performance.now();
+  const question = options.question.trim();
+  if (!question)
+    throw new PeriscopeError(
+      'INVALID_INPUT',
+      'the question is empty; ask something, e.g. periscope ask "what is new in Python 3.13?"',
+    );
+  const maxTurns = Math.max(1, options.maxTurns ?? 8);
+  const sessionId = randomUUID();
+  const tools = chatCompletionTools(options.tools);
+  const messages: ChatMessage[] = [
+    { role: 'system', content: AGENT_SYSTEM_PROMPT(options.now ?? new Date()) },
+    { role: 'user', content: question },
+  ];
+  const records: AgentToolCallRecord[] = [];
+  const seenUrls = new Set<string>();
+  const readUrls: string[] = [];
+  let modelMs = 0;
+  let toolMs = 0;
+
+  for (let turn = 1; turn <= maxTurns + 1; turn++) {
+    const lastChance = turn > maxTurns;
+    if (lastChance) {
+      messages.push({
+        role: 'user',
+        content: `You have used ${maxTurns} turns of tool calls. Answer now from what you have, citing the URLs you used.`,
+      });
+    }
+    const modelStarted = performance.now();
+    const { message } = await completeChat(options.http, options.endpoint, messages, {
+      tools: lastChance ? undefined : tools,
+      stream: options.stream ?? true,
+      onText: options.onText,
+      signal: options.signal,
+    });
+    modelMs += performance.now() - modelStarted;
+    messages.push(message);
+    const calls = message.tool_calls ?? [];
+    if (calls.length === 0 || lastChance) {
+      const answer = (message.content ?? '').trim();
+      if (!answer) {
+        throw new PeriscopeError(
+          'ALL_FAILED',
+          lastChance
+            ? `the model kept calling tools for ${maxTurns} turns without answering (agent.maxTurns)`
+            : 'the model returned an empty answer',
+        );
+      }
+      return {
+        question,
+        answer,
+        sources: sourcesOf(answer, readUrls, seenUrls),
+        messages,
+        toolCalls: records,
+        turns: turn,
+        timings: {
+          totalMs: Math.round(performance.now() - started),
+          modelMs: Math.round(modelMs),
+          toolMs: Math.round(toolMs),
+        },
+        sessionId,
+      };
+    }
+    const batch: ToolCall[] = calls.map((call) => ({
+      id: call.id,
+      name: call.function.name,
+      input: call.function.arguments,
+    }));
+    const hints = batch.map((call) => hintFor(call));
+    for (const [index, call] of batch.entries()) options.onToolCall?.(hints[index] as string, call);
+    const toolsStarted = performance.now();
+    const results = await runToolCalls(batch, {
+      tools: options.tools,
+      session: sessionId,
+      agentId: options.agentId ?? 'cli',
+      concurrency: options.concurrency ?? 4,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const batchMs = performance.now() - toolsStarted;
+    toolMs += batchMs;
+    results.forEach(({ id, name, result }, index) => {
+      collectUrls(name, result, seenUrls, readUrls);
+      records.push({
+        id,
+        name,
+        input: parseArguments(batch[index]?.input),
+        hint: hints[index] as string,
+        isError: result.isError,
+        code: errorCodeOf(result),
+        display: result.display,
+        ms: Math.round(batchMs),
+      });
+      messages.push({ role: 'tool', tool_call_id: id, content: result.output });
+    });
+  }
+  throw new PeriscopeError('ALL_FAILED', 'the agent loop ended without an answer');
+}
+
+/** The line a person sees while a call runs. */
+export function hintFor(call: ToolCall): string {
+  const input = parseArguments(call.input) as { query?: unknown; url?: unknown; startIndex?: unknown };
+  if (call.name === 'web_search' && typeof input.query === 'string')
+    return searchStartLine('search', input.query);
+  if (call.name === 'image_search' && typeof input.query === 'string')
+    return searchStartLine('images', input.query);
+  if (call.name === 'web_fetch' && typeof input.url === 'string') {
+    const from =
+      typeof input.startIndex === 'number' && input.startIndex > 0 ? ` (from ${input.startIndex})` : '';
+    return `fetch ${shortUrl(input.url)}${from}`;
+  }
+  return call.name;
+}
+
+function parseArguments(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+function errorCodeOf(result: ToolResult): string | undefined {
+  if (!result.isError) return undefined;
+  return (result.data as { error?: { code?: string } } | undefined)?.error?.code;
+}
+
+function collectUrls(name: string, result: ToolResult, seen: Set<string>, read: string[]): void {
+  if (result.isError) return;
+  const data = result.data as { finalUrl?: unknown; results?: Array<{ url?: unknown; sourceUrl?: unknown }> };
+  if (name === 'web_fetch' && typeof data.finalUrl === 'string') {
+    seen.add(data.finalUrl);
+    if (!read.includes(data.finalUrl)) read.push(data.finalUrl);
+  }
+  for (const item of data.results ?? []) {
+    if (typeof item.url === 'string') seen.add(item.url);
+    if (typeof item.sourceUrl === 'string') seen.add(item.sourceUrl);
+  }
+}
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>()"'\]]+/g;
+
+/** Pages read, then URLs the answer cites that the tools actually returned, in order, without duplicates. */
+function sourcesOf(answer: string, read: readonly string[], seen: ReadonlySet<string>): string[] {
+  const cited = (answer.match(URL_IN_TEXT) ?? []).map((url) => url.replace(/[.,;:!?]+$/, ''));
+  const sources: string[] = [];
+  for (const url of [...read, ...cited.filter((url) => seen.has(url))]) {
+    if (!sources.includes(url)) sources.push(url);
+  }
+  return sources;
+}

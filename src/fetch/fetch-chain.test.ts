@@ -1,0 +1,282 @@
+/**
+ * The web_fetch chain through createPeriscope: an origin on 127.0.0.1 (opened by the allow-list, 127.0.0.1/32
+ * only) and reader stand-ins on 127.0.0.1 speaking their APIs. Fallback order, escalation on evidence, the privacy
+ * rule, URL_BLOCKED stopping everything, and the display line.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { FetchAttempt, ToolErrorData } from '../errors.ts';
+import { createPeriscope } from '../index.ts';
+import { type LoopbackServer, startCanaryServer } from '../testing/loopback-server.ts';
+import { type StandInReply, startProviderStandIn } from '../testing/provider-stand-in.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import type { WebFetchData } from '../tools/web-fetch.ts';
+
+const ARTICLE = `<!doctype html><html lang="en"><head><title>Rivers of Europe</title></head><body>
+<article><h1>Rivers of Europe</h1>
+${Array.from({ length: 12 }, (_, index) => `<p>Paragraph ${index}: the Danube flows through ten countries, more than any other river in the world.</p>`).join('\n')}
+</article></body></html>`;
+const SHELL = readFileSync(new URL('__fixtures__/spa/index.html', import.meta.url), 'utf8');
+const JINA_OK = {
+  code: 200,
+  status: 20000,
+  data: {
+    title: 'Rivers (via Jina)',
+    url: '',
+    content: '# Rivers\n\nRendered by the reader: the Danube delta.',
+  },
+};
+
+type Replies = Record<string, StandInReply>;
+
+describe('fetch chain', () => {
+  let origin: TestServer;
+  let canary: LoopbackServer;
+  const replies: Replies = {};
+  const readers: Record<string, TestServer> = {};
+  let originStatus = 200;
+
+  before(async () => {
+    canary = await startCanaryServer('127.0.0.2');
+    origin = await startTestServer({
+      '/article': (_request, response) =>
+        response.writeHead(originStatus, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
+      '/shell': (_request, response) =>
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHELL),
+      '/missing': (_request, response) =>
+        response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'),
+      '/to-private': (_request, response) =>
+        response.writeHead(302, { location: `http://127.0.0.2:${canary.port}/` }).end(),
+    });
+    for (const id of ['jina-reader', 'firecrawl', 'tavily']) {
+      readers[id] = await startProviderStandIn(
+        () => replies[id] ?? { status: 500, body: { error: 'no reply set' } },
+      );
+    }
+  });
+  after(async () => {
+    await origin.close();
+    await canary.close();
+    for (const server of Object.values(readers)) await server.close();
+  });
+
+  function open(chain: string[], extra: { thirdParty?: boolean; lookup?: boolean } = {}) {
+    const backends = Object.fromEntries(
+      Object.entries(readers).map(([id, server]) => [
+        id,
+        { baseUrl: server.url, apiKey: `${id}-key`, timeoutMs: 2_000 },
+      ]),
+    );
+    return createPeriscope(
+      {
+        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        fetch: {
+          chain: chain as never,
+          robots: 'ignore',
+          ...(extra.thirdParty === undefined ? {} : { thirdParty: extra.thirdParty }),
+          backends,
+        },
+      },
+      {
+        env: {},
+        ...(extra.lookup
+          ? {
+              lookup: async (hostname: string) =>
+                hostname === 'intranet.example'
+                  ? [{ address: '10.1.2.3', family: 4 }]
+                  : [{ address: '127.0.0.1', family: 4 }],
+            }
+          : {}),
+      },
+    );
+  }
+  const readerCalls = () => Object.values(readers).reduce((sum, server) => sum + server.calls.length, 0);
+  const attemptsOf = (data: unknown): FetchAttempt[] =>
+    ((data as WebFetchData).attempts ??
+      (data as { error: ToolErrorData }).error?.details?.attempts ??
+      []) as FetchAttempt[];
+  const summary = (attempts: FetchAttempt[]) =>
+    attempts.map((attempt) => `${attempt.backend}:${attempt.outcome}`);
+
+  test('fallback in order: 429 → 5xx → local, each attempt recorded, the trail in display', async () => {
+    replies['jina-reader'] = {
+      status: 429,
+      headers: { 'retry-after': '3' },
+      body: { code: 429, message: 'slow down' },
+    };
+    replies.firecrawl = { status: 502, body: { success: false, error: 'SCRAPE_ALL_ENGINES_FAILED' } };
+    const result = await open(['jina-reader', 'firecrawl', 'local']).fetch({ url: `${origin.url}/article` });
+    assert.equal(result.isError, false, result.output);
+    const data = result.data as WebFetchData;
+    assert.equal(data.backend, 'local');
+    assert.deepEqual(summary(attemptsOf(data)), ['jina-reader:failed', 'firecrawl:failed', 'local:ok']);
+    assert.deepEqual(
+      attemptsOf(data).map((attempt) => [attempt.code, attempt.status]),
+      [
+        ['RATE_LIMITED', 429],
+        ['HTTP_STATUS', 502],
+        [undefined, 200],
+      ],
+    );
+    assert.match(
+      result.display ?? '',
+      /→ jina-reader failed \(429\) → firecrawl failed \(502\) → local 200 text\/html, \d+ chars in \d+ ms$/,
+    );
+  });
+
+  test('the first reader that answers wins; local is not asked', async () => {
+    replies['jina-reader'] = { body: JINA_OK };
+    const before = origin.calls.length;
+    const result = await open(['jina-reader', 'local']).fetch({ url: `${origin.url}/article` });
+    const data = result.data as WebFetchData;
+    assert.equal(data.backend, 'jina-reader');
+    assert.equal(data.extractor, 'jina-reader');
+    assert.match(data.text, /Rendered by the reader/);
+    assert.equal(origin.calls.length, before);
+  });
+
+  test('every rung failing is ALL_FAILED with each reason, retryable, soonest retryAfterMs', async () => {
+    replies['jina-reader'] = { status: 429, headers: { 'retry-after': '9' }, body: { message: 'slow down' } };
+    replies.firecrawl = { status: 503, headers: { 'retry-after': '4' }, body: { error: 'busy' } };
+    const result = await open(['jina-reader', 'firecrawl']).fetch({ url: `${origin.url}/article` });
+    assert.equal(result.isError, true);
+    const error = (result.data as { error: ToolErrorData }).error;
+    assert.equal(error.code, 'ALL_FAILED');
+    assert.equal(error.retryable, true);
+    assert.equal(error.retryAfterMs, 4_000);
+    assert.match(error.message, /jina-reader failed: .*firecrawl failed: /);
+    assert.match(result.display ?? '', /jina-reader failed \(429\) → firecrawl failed \(503\) → ALL_FAILED$/);
+  });
+
+  test('a JavaScript shell from local escalates past readers that do not run JavaScript', async () => {
+    replies['jina-reader'] = { body: JINA_OK };
+    const tavilyBefore = readers.tavily?.calls.length ?? 0;
+    const result = await open(['local', 'tavily', 'jina-reader']).fetch({ url: `${origin.url}/shell` });
+    assert.equal(result.isError, false, result.output);
+    const attempts = attemptsOf(result.data);
+    assert.deepEqual(summary(attempts), ['local:failed', 'tavily:skipped', 'jina-reader:ok']);
+    assert.equal(attempts[0]?.code, 'EMPTY_CONTENT');
+    assert.match(
+      attempts[1]?.message ?? '',
+      /JavaScript shell; escalating to a back-end that runs JavaScript/,
+    );
+    assert.equal(readers.tavily?.calls.length, tavilyBefore);
+  });
+
+  test('a shell with nowhere to escalate stays EMPTY_CONTENT saying a browser is needed', async () => {
+    const result = await open(['local', 'tavily']).fetch({ url: `${origin.url}/shell` });
+    const error = (result.data as { error: ToolErrorData }).error;
+    assert.equal(error.code, 'EMPTY_CONTENT');
+    assert.equal(error.details?.reason, 'javascript-shell');
+    assert.deepEqual(summary(attemptsOf(result.data)), ['local:failed', 'tavily:skipped']);
+  });
+
+  test("the origin's own answer (404) stops the chain: no reader is asked", async () => {
+    const before = readerCalls();
+    const result = await open(['local', 'jina-reader']).fetch({ url: `${origin.url}/missing` });
+    const error = (result.data as { error: ToolErrorData }).error;
+    assert.equal(error.code, 'HTTP_STATUS');
+    assert.equal(error.details?.status, 404);
+    assert.equal(readerCalls(), before);
+  });
+
+  test('a retryable origin failure (503) falls back to the next rung', async () => {
+    replies['jina-reader'] = { body: JINA_OK };
+    originStatus = 503;
+    try {
+      const result = await open(['local', 'jina-reader']).fetch({ url: `${origin.url}/article` });
+      assert.equal((result.data as WebFetchData).backend, 'jina-reader');
+      assert.deepEqual(summary(attemptsOf(result.data)), ['local:failed', 'jina-reader:ok']);
+    } finally {
+      originStatus = 200;
+    }
+  });
+
+  test('a credential-bearing URL never reaches a reader: it goes to local, and the attempt says why', async () => {
+    replies['jina-reader'] = { body: JINA_OK };
+    const before = readerCalls();
+    for (const url of [
+      `${origin.url}/article?token=s3cr3t-value`,
+      `${origin.url}/article?X-Amz-Signature=abc123&X-Amz-Credential=AKIA`,
+      `${origin.url}/article?access_token=abc`,
+      `http://user:pass@127.0.0.1:${origin.port}/article`,
+      `${origin.url}/article?id=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig`,
+    ]) {
+      const result = await open(['jina-reader', 'firecrawl', 'local']).fetch({ url });
+      assert.equal(result.isError, false, `${url}: ${result.output}`);
+      const attempts = attemptsOf(result.data);
+      assert.deepEqual(summary(attempts), ['jina-reader:skipped', 'firecrawl:skipped', 'local:ok'], url);
+      assert.match(attempts[0]?.message ?? '', /never sent to a third-party reader/);
+      assert.doesNotMatch(
+        JSON.stringify(attempts),
+        /s3cr3t-value|pass@/,
+        'the reason names parameters, not values',
+      );
+    }
+    assert.equal(readerCalls(), before, 'no reader stand-in saw any request');
+  });
+
+  test('fetch.thirdParty: false turns every reader off', async () => {
+    const before = readerCalls();
+    const result = await open(['jina-reader', 'tavily', 'local'], { thirdParty: false }).fetch({
+      url: `${origin.url}/article`,
+    });
+    const attempts = attemptsOf(result.data);
+    assert.deepEqual(summary(attempts), ['jina-reader:skipped', 'tavily:skipped', 'local:ok']);
+    assert.match(attempts[0]?.message ?? '', /fetch\.thirdParty: false/);
+    assert.equal(readerCalls(), before);
+  });
+
+  test('URL_BLOCKED stops the chain before any back-end: literal, DNS answer, and a redirect hop', async () => {
+    const before = readerCalls();
+    for (const url of [
+      'http://10.0.0.5/admin',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]:8080/',
+    ]) {
+      const result = await open(['jina-reader', 'local']).fetch({ url });
+      assert.equal((result.data as { error: ToolErrorData }).error.code, 'URL_BLOCKED', url);
+    }
+    const resolved = await open(['jina-reader', 'local'], { lookup: true }).fetch({
+      url: 'http://intranet.example/',
+    });
+    assert.equal((resolved.data as { error: ToolErrorData }).error.code, 'URL_BLOCKED');
+    assert.match((resolved.data as { error: ToolErrorData }).error.message, /10\.1\.2\.3/);
+    // local meets the private hop; the chain stops there instead of handing the URL to a reader.
+    const redirected = await open(['local', 'jina-reader']).fetch({ url: `${origin.url}/to-private` });
+    assert.equal((redirected.data as { error: ToolErrorData }).error.code, 'URL_BLOCKED');
+    assert.equal(readerCalls(), before, 'no reader stand-in saw any request');
+    assert.equal(canary.connections, 0);
+  });
+
+  test('a reader without its key is skipped as NOT_CONFIGURED, without a request', async () => {
+    const periscope = createPeriscope(
+      {
+        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        fetch: {
+          chain: ['firecrawl', 'local'],
+          robots: 'ignore',
+          backends: { firecrawl: { baseUrl: readers.firecrawl?.url } },
+        },
+      },
+      { env: {} },
+    );
+    const before = readerCalls();
+    const result = await periscope.fetch({ url: `${origin.url}/article` });
+    const attempts = attemptsOf(result.data);
+    assert.deepEqual(summary(attempts), ['firecrawl:skipped', 'local:ok']);
+    assert.equal(attempts[0]?.code, 'NOT_CONFIGURED');
+    assert.match(attempts[0]?.message ?? '', /FIRECRAWL_API_KEY/);
+    assert.equal(readerCalls(), before);
+  });
+
+  test('the default chain is [local], and data.attempts says so', async () => {
+    const periscope = createPeriscope({ network: { allowPrivateNetwork: ['127.0.0.1/32'] } }, { env: {} });
+    assert.deepEqual(periscope.config.fetch.chain, ['local']);
+    assert.equal(periscope.config.fetch.robots, 'respect');
+    const result = await periscope.fetch({ url: `${origin.url}/article` });
+    assert.deepEqual(summary(attemptsOf(result.data)), ['local:ok']);
+    assert.match(result.display ?? '', /→ 200 text\/html, \d+ chars in \d+ ms$/);
+  });
+});

@@ -1,0 +1,131 @@
+import { dirname } from 'node:path';
+import { resolveAgentEndpoint } from '../../../agent/resolve-endpoint.ts';
+import { runAgent } from '../../../agent/run-agent.ts';
+import { loadConfig } from '../../../config/load-config.ts';
+import { toHttpClientOptions } from '../../../config/network-options.ts';
+import { isPeriscopeError } from '../../../errors.ts';
+import { createPeriscope } from '../../../index.ts';
+import { createHttpClient } from '../../../net/http-client.ts';
+import { EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.ts';
+import {
+  AGENT_FLAG,
+  AGENT_FLAG_HELP,
+  agentFlag,
+  COMMON_FLAGS,
+  integerFlag,
+  NETWORK_FLAGS,
+  NETWORK_FLAGS_HELP,
+  networkOverrides,
+  parseFlags,
+} from '../flags.ts';
+import { type CliIo, writeLine } from '../io.ts';
+
+export const ASK_HELP = `Usage: periscope ask <question…> [options]
+
+An agent that searches, reads and answers with sources, over any OpenAI-compatible Chat Completions endpoint
+(agent.baseUrl, agent.model, agent.apiKey in the config; or OPENAI_BASE_URL, PERISCOPE_MODEL / OPENAI_MODEL,
+OPENAI_API_KEY). Works with Ollama, vLLM, LM Studio and hosted APIs.
+
+One line per tool call goes to stderr while it runs; the answer streams to stdout, then the sources.
+
+Options:
+  --model NAME            the model (overrides agent.model)
+  --base-url URL          the endpoint (overrides agent.baseUrl), e.g. http://127.0.0.1:11434/v1
+  --max-turns N           model turns with tool calls before it must answer (default 8)
+  --no-stream             wait for whole answers instead of streaming
+${AGENT_FLAG_HELP}
+  --json                  print the transcript (messages, tool calls, results, timings) as JSON
+  --config FILE           config file
+  -h, --help              this help
+
+${NETWORK_FLAGS_HELP}
+
+Exit codes: 0 answered, 1 the model endpoint or the loop failed, 2 usage or config error (e.g. no model).`;
+
+const FLAGS = {
+  ...COMMON_FLAGS,
+  ...NETWORK_FLAGS,
+  ...AGENT_FLAG,
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'max-turns': { type: 'string' },
+  'no-stream': { type: 'boolean' },
+} as const;
+
+export async function askCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags('ask', argv, FLAGS);
+  if (values.help) {
+    writeLine(io.stdout, ASK_HELP);
+    return EXIT_OK;
+  }
+  const question = positionals.join(' ').trim();
+  if (!question)
+    throw new UsageError(`missing question; usage: periscope ask <question…> (see 'periscope ask --help')`);
+  const maxTurns = integerFlag(values, 'max-turns', 1);
+  const baseUrl = values['base-url'] as string | undefined;
+  if (baseUrl !== undefined && !/^https?:\/\/\S+$/i.test(baseUrl)) {
+    throw new UsageError(`--base-url must be an http(s) URL, got '${baseUrl}'`);
+  }
+  const { config, source } = loadConfig({
+    configPath: values.config as string | undefined,
+    env: io.env,
+    cwd: io.cwd,
+    overrides: { network: networkOverrides(values) },
+  });
+  let endpoint: ReturnType<typeof resolveAgentEndpoint>;
+  try {
+    endpoint = resolveAgentEndpoint(
+      {
+        ...config.agent,
+        ...(values.model ? { model: values.model as string } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
+      },
+      io.env,
+    );
+  } catch (error) {
+    if (isPeriscopeError(error) && error.code === 'NOT_CONFIGURED') {
+      writeLine(io.stderr, `periscope ask: ${error.message}`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
+  const http = createHttpClient(toHttpClientOptions(config.network, { env: io.env }));
+  const json = Boolean(values.json);
+  let streamed = false;
+  try {
+    const transcript = await runAgent({
+      endpoint,
+      http,
+      tools: periscope.tools,
+      question,
+      agentId: agentFlag(values),
+      maxTurns: maxTurns ?? config.agent.maxTurns,
+      concurrency: config.agent.concurrency,
+      stream: !values['no-stream'] && config.agent.stream,
+      onToolCall: (hint) => writeLine(io.stderr, hint),
+      onText: json
+        ? undefined
+        : (text) => {
+            streamed = true;
+            io.stdout.write(text);
+          },
+    });
+    if (json) {
+      writeLine(io.stdout, JSON.stringify(transcript, null, 2));
+      return EXIT_OK;
+    }
+    // Text streamed during a turn that then called tools was thinking aloud; the answer is the last turn's.
+    if (!streamed) io.stdout.write(transcript.answer);
+    writeLine(io.stdout, '');
+    if (transcript.sources.length > 0) {
+      writeLine(
+        io.stdout,
+        `\nSources:\n${transcript.sources.map((url, index) => `${index + 1}. ${url}`).join('\n')}`,
+      );
+    }
+    return EXIT_OK;
+  } finally {
+    await periscope.close();
+  }
+}
