@@ -160,6 +160,14 @@ function switchedOff(name: string): Promise<ToolResult<never>> {
   );
 }
 
+export type { ChatEndpoint, ChatMessage } from './agent/chat-completions.ts';
+export { resolveAgentEndpoint } from './agent/resolve-endpoint.ts';
+export {
+  type AgentToolCallRecord,
+  type AgentTranscript,
+  type RunAgentOptions,
+  runAgent,
+} from './agent/run-agent.ts';
 export { loadConfig, validateConfig } from './config/load-config.ts';
 export type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 export {

@@ -204,8 +204,33 @@ test('an agent with no credits: the model receives the credits sentence and noth
     agentId: 'broke',
   });
   assert.equal(transcript.toolCalls[0]?.code, 'CREDITS_EXHAUSTED');
+  assert.equal(transcript.creditsSpent, 0);
   assert.match(sentence, /credit/i);
   assert.equal(server.calls.filter((call) => call.url.pathname.startsWith('/brave/')).length, before);
+  await periscope.close();
+});
+
+test('an agent with credits: the transcript adds up what its tool calls cost', async () => {
+  const { periscope, endpoint, http } = setup(
+    (body) => {
+      if (toolMessages(body).length === 0)
+        return { toolCalls: [{ name: 'web_search', arguments: { query: 'tide tables' } }] };
+      return { content: 'Low tide at noon.' };
+    },
+    { limits: { credits: { enabled: true } } },
+  );
+  await periscope.credits.grant('funded', 10);
+  const transcript = await runAgent({
+    endpoint,
+    http,
+    tools: periscope.tools,
+    question: 'q',
+    agentId: 'funded',
+  });
+  assert.equal(transcript.toolCalls[0]?.isError, false, transcript.toolCalls[0]?.display);
+  assert.equal(transcript.toolCalls[0]?.creditsSpent, 2);
+  assert.equal(transcript.creditsSpent, 2);
+  assert.equal(await periscope.credits.balance('funded'), 8);
   await periscope.close();
 });
 

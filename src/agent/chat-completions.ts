@@ -15,13 +15,15 @@ export interface ChatToolCall {
   function: { name: string; arguments: string };
 }
 
+const DEFAULT_TIMEOUT_MS = 120_000;
+
 export interface ChatEndpoint {
   /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` (Ollama). */
   baseUrl: string;
   model: string;
   apiKey?: string | undefined;
-  /** Longest wait for the model, per request. */
-  timeoutMs: number;
+  /** Longest wait for the model, per request (default 120 000). */
+  timeoutMs?: number | undefined;
 }
 
 export interface CompleteChatOptions {
@@ -65,9 +67,9 @@ export async function completeChat(
       body: JSON.stringify(body),
       ...(options.signal ? { signal: options.signal } : {}),
       limits: {
-        totalTimeoutMs: endpoint.timeoutMs,
-        headersTimeoutMs: endpoint.timeoutMs,
-        bodyTimeoutMs: endpoint.timeoutMs,
+        totalTimeoutMs: endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        headersTimeoutMs: endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        bodyTimeoutMs: endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         maxBytes: 20_000_000,
       },
       ...(stream ? { onBodyChunk: (chunk: Buffer) => stream.push(chunk) } : {}),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PeriscopeError } from '../errors.ts';
+import { createHttpClient } from '../net/http-client.ts';
 import type { HttpFetch } from '../net/types.ts';
 import { chatCompletionTools } from '../surfaces/adapters/openai.ts';
 import { searchStartLine } from '../tools/search-summary.ts';
@@ -13,8 +14,8 @@ import { AGENT_SYSTEM_PROMPT } from './system-prompt.ts';
 export interface RunAgentOptions {
   /** The model endpoint (agent.baseUrl, agent.model, agent.apiKey). */
   endpoint: ChatEndpoint;
-  /** The guarded client the model endpoint is reached through. */
-  http: HttpFetch;
+  /** The guarded client the model endpoint is reached through (default: one with the default network settings). */
+  http?: HttpFetch | undefined;
   /** The tools the model may call (a Periscope's `tools`). */
   tools: readonly Tool[];
   question: string;
@@ -43,6 +44,8 @@ export interface AgentToolCallRecord {
   isError: boolean;
   code?: string | undefined;
   display?: string | undefined;
+  /** Credits this call cost (after any refund), when credits are on. */
+  creditsSpent?: number | undefined;
   ms: number;
 }
 
@@ -55,7 +58,8 @@ export interface AgentTranscript {
   toolCalls: AgentToolCallRecord[];
   turns: number;
   timings: { totalMs: number; modelMs: number; toolMs: number };
-  /** Credits spent by the tool calls, when credits are on (from the results' data). */
+  /** Credits spent by the tool calls (0 when credits are off). */
+  creditsSpent: number;
   sessionId: string;
 }
 
@@ -74,6 +78,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
     );
   const maxTurns = Math.max(1, options.maxTurns ?? 8);
   const sessionId = randomUUID();
+  const http = options.http ?? createHttpClient();
   const tools = chatCompletionTools(options.tools);
   const messages: ChatMessage[] = [
     { role: 'system', content: AGENT_SYSTEM_PROMPT(options.now ?? new Date()) },
@@ -94,7 +99,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
       });
     }
     const modelStarted = performance.now();
-    const { message } = await completeChat(options.http, options.endpoint, messages, {
+    const { message } = await completeChat(http, options.endpoint, messages, {
       tools: lastChance ? undefined : tools,
       stream: options.stream ?? true,
       onText: options.onText,
@@ -125,6 +130,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
           modelMs: Math.round(modelMs),
           toolMs: Math.round(toolMs),
         },
+        creditsSpent: records.reduce((sum, record) => sum + (record.creditsSpent ?? 0), 0),
         sessionId,
       };
     }
@@ -155,12 +161,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
         isError: result.isError,
         code: errorCodeOf(result),
         display: result.display,
+        creditsSpent: creditsOf(result),
         ms: Math.round(batchMs),
       });
       messages.push({ role: 'tool', tool_call_id: id, content: result.output });
     });
   }
   throw new PeriscopeError('ALL_FAILED', 'the agent loop ended without an answer');
+}
+
+function creditsOf(result: ToolResult): number | undefined {
+  const spent = (result.data as { creditsSpent?: unknown } | undefined)?.creditsSpent;
+  return typeof spent === 'number' ? spent : undefined;
 }
 
 /** The line a person sees while a call runs. */

@@ -95,8 +95,13 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       );
       if (refunded) spent = 0;
     }
-    if (reservation && result.display)
-      result.display += spent > 0 ? ` · ${spent} credit${spent === 1 ? '' : 's'}` : ' · refunded';
+    if (reservation) {
+      // What this call cost the agent after any refund, for callers that add it up (a `periscope ask` transcript).
+      if (result.data && typeof result.data === 'object')
+        (result as { data: unknown }).data = { ...result.data, creditsSpent: spent };
+      if (result.display)
+        result.display += spent > 0 ? ` · ${spent} credit${spent === 1 ? '' : 's'}` : ' · refunded';
+    }
     // 8. Usage.
     await count(agentId, tool.name, result, spent);
     return result;
