@@ -1,7 +1,6 @@
 // `periscope ask` / runAgent(): the whole loop against a local stand-in that speaks Chat Completions (JSON and
 // streaming), scripted to call tools the way models do, plus search and page stand-ins.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -18,8 +17,8 @@ import {
   toolMessages,
 } from '../src/testing/chat-stand-in.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import { runCli as runPeriscope } from './support/run-cli.ts';
 
-const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
 const ARTICLE = `<!doctype html><html><head><title>What's new in Python 3.13</title></head><body><article>
 <h1>What's new in Python 3.13</h1>${'<p>Python 3.13 ships a new interactive interpreter and an experimental free-threaded build.</p>'.repeat(6)}
 </article></body></html>`;
@@ -288,7 +287,7 @@ test('the turn cap stops a model that never stops calling tools', async () => {
 });
 
 // The CLI, spawned as a user runs it.
-function runCli(args: string[], env: Record<string, string> = {}) {
+function runAsk(args: string[], env: Record<string, string> = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'periscope-ask-'));
   const config = join(folder, 'periscope.config.json');
   writeFileSync(
@@ -300,23 +299,7 @@ function runCli(args: string[], env: Record<string, string> = {}) {
       agent: { timeoutMs: 5000 },
     }),
   );
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'ask', '--config', config, ...args], {
-      cwd: folder,
-      env: { PATH: process.env.PATH ?? '', HOME: folder, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runPeriscope(['ask', '--config', config, ...args], { cwd: folder, env });
 }
 
 test('periscope ask: hints on stderr in order, the answer then the sources on stdout', async () => {
@@ -329,7 +312,7 @@ test('periscope ask: hints on stderr in order, the answer then the sources on st
       return { toolCalls: [{ name: 'web_fetch', arguments: { url: `${server.url}/whatsnew` } }] };
     return { content: `A new REPL and free threading (${server.url}/whatsnew).` };
   });
-  const result = await runCli([
+  const result = await runAsk([
     '--model',
     'm',
     '--base-url',
@@ -349,7 +332,7 @@ test('periscope ask: hints on stderr in order, the answer then the sources on st
 
 test('periscope ask --json prints the transcript', async () => {
   scripts.set('json', () => ({ content: 'Plain answer.' }));
-  const result = await runCli(['--json', '--model', 'm', '--base-url', `${server.url}/json/v1`, 'hi?']);
+  const result = await runAsk(['--json', '--model', 'm', '--base-url', `${server.url}/json/v1`, 'hi?']);
   assert.equal(result.code, 0, result.stderr);
   const transcript = JSON.parse(result.stdout);
   assert.equal(transcript.answer, 'Plain answer.');
@@ -358,12 +341,12 @@ test('periscope ask --json prints the transcript', async () => {
 });
 
 test('the endpoint down, a 401, a malformed stream: one clear line, exit 1', async () => {
-  const down = await runCli(['--model', 'm', '--base-url', 'http://127.0.0.1:9/v1', 'q?']);
+  const down = await runAsk(['--model', 'm', '--base-url', 'http://127.0.0.1:9/v1', 'q?']);
   assert.equal(down.code, 1);
   assert.match(down.stderr, /^periscope: the model endpoint http:\/\/127\.0\.0\.1:9\/v1 is unreachable/);
   assert.equal(down.stderr.trim().split('\n').length, 1);
 
-  const refused = await runCli(['--model', 'm', '--base-url', `${server.url}/unauthorised/v1`, 'q?']);
+  const refused = await runAsk(['--model', 'm', '--base-url', `${server.url}/unauthorised/v1`, 'q?']);
   assert.equal(refused.code, 1);
   assert.equal(
     refused.stderr.trim(),
@@ -371,20 +354,20 @@ test('the endpoint down, a 401, a malformed stream: one clear line, exit 1', asy
   );
 
   scripts.set('broken', () => 'malformed');
-  const broken = await runCli(['--model', 'm', '--base-url', `${server.url}/broken/v1`, 'q?']);
+  const broken = await runAsk(['--model', 'm', '--base-url', `${server.url}/broken/v1`, 'q?']);
   assert.equal(broken.code, 1);
   assert.match(broken.stderr.trim(), /^periscope: the model endpoint sent a malformed response/);
   assert.equal(broken.stderr.trim().split('\n').length, 1);
 });
 
 test('no model configured, or an empty question: one line, exit 2', async () => {
-  const noModel = await runCli(['what?']);
+  const noModel = await runAsk(['what?']);
   assert.equal(noModel.code, 2);
   assert.match(
     noModel.stderr.trim(),
     /no model configured: set agent\.model .* PERISCOPE_MODEL \/ OPENAI_MODEL$/,
   );
-  const empty = await runCli(['--model', 'm', '   ']);
+  const empty = await runAsk(['--model', 'm', '   ']);
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /missing question/);
 });

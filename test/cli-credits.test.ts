@@ -1,7 +1,6 @@
 // `periscope credits`, `search --agent`, `fetch` and `status` spawned as a user runs them, sharing state through
 // the SQLite store in the user's state directory (HOME is a temporary folder).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,33 +10,12 @@ import { after, before, test } from 'node:test';
 import { main } from '../src/surfaces/cli/main.ts';
 import { LONG_TEXT } from '../src/testing/policy-harness.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import { type CliRun, runCli } from './support/run-cli.ts';
 
-const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 function run(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: folder,
-      env: { PATH: process.env.PATH ?? '', HOME: folder },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(args, { cwd: folder });
 }
 
 /** `main` in this process, for argument errors that never open the store. */

@@ -1,42 +1,19 @@
 // `periscope search`, `images` and `status` spawned as a user runs them, with a config that points the providers at
 // local stand-ins.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import { type CliRun, runCli } from './support/run-cli.ts';
 
-const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
 const fixture = (name: string) =>
   readFileSync(new URL(`../src/search/providers/__fixtures__/${name}`, import.meta.url), 'utf8');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: folder,
-      env: { PATH: process.env.PATH ?? '', HOME: folder, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, { cwd: folder, env });
 }
 
 function json(response: ServerResponse, status: number, body: unknown) {
@@ -183,7 +160,7 @@ test('usage mistakes are exit 2 with one line; every command has --help', async 
   ] as const;
   const results = await Promise.all(mistakes.map(([args]) => run([...args])));
   mistakes.forEach(([args, pattern], index) => {
-    const result = results[index] as Run;
+    const result = results[index] as CliRun;
     assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
     assert.match(result.stderr, pattern);
     assert.doesNotMatch(result.stderr, /\n\s+at /);

@@ -1,44 +1,25 @@
 // The CLI spawned as a user runs it: real process, real exit codes, real stdout/stderr.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import { type CliRun, runCli } from './support/run-cli.ts';
 
-const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
 const PAGE = `<!doctype html><html><head><title>Tide tables</title></head><body><main><h1>Tide tables</h1>
 ${'<p>High tide at Brest is at 06:12 and 18:40 today; the coefficient is 95, a spring tide.</p>'.repeat(8)}</main></body></html>`;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 function run(
   args: string[],
   options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<Run> {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'periscope-cli-'));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? '');
+  return runCli(args, {
+    ...options,
+    cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'periscope-cli-')),
+    stdin: options.stdin ?? '',
   });
 }
 

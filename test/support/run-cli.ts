@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+
+/** The `periscope` binary of this checkout, run as a user runs it. */
+export const BIN = new URL('../../bin/periscope.js', import.meta.url).pathname;
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `periscope <args>` in a child process with a bare environment (PATH, and HOME = `cwd` so the default
+ * state directory is the test's own), and collects what it printed.
+ */
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; stdin?: string },
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
