@@ -4,10 +4,16 @@
 //                     baseline that shows what Periscope adds (guarded fetch, extraction, policy, JSON). Like
 //                     Periscope's guarded client it opens a new connection per fetch (no pooling).
 // Each prints `listening <port>` on stdout once ready.
+//   library PAGE_URL CONNECTIONS SECONDS CONFIG
+//                     no HTTP in front: CONNECTIONS loops calling periscope.fetch() in this process for SECONDS,
+//                     then one JSON line { rps, p50Ms, p99Ms, requests, failures }: what the tool itself costs, so
+//                     the gateway's own share is the difference.
+import { readFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createPeriscope } from '../src/index.ts';
 
-const [role, originUrl] = process.argv.slice(2);
+const [role, originUrl, ...rest] = process.argv.slice(2);
 
 function articlePage(): string {
   const paragraph = (index: number) =>
@@ -72,7 +78,32 @@ if (role === 'origin') {
     });
   });
   listen(server);
+} else if (role === 'library' && originUrl) {
+  const [connections = '50', seconds = '10', config = ''] = rest;
+  const periscope = createPeriscope(JSON.parse(readFileSync(config, 'utf8')));
+  const latencies: number[] = [];
+  let failures = 0;
+  const deadline = performance.now() + Number(seconds) * 1000;
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      const started = performance.now();
+      const result = await periscope.fetch({ url: originUrl });
+      if (result.isError) failures += 1;
+      else latencies.push(performance.now() - started);
+    }
+  };
+  const began = performance.now();
+  await Promise.all(Array.from({ length: Number(connections) }, loop));
+  const elapsed = (performance.now() - began) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  process.stdout.write(
+    `${JSON.stringify({ rps: latencies.length / elapsed, p50Ms: at(0.5), p99Ms: at(0.99), requests: latencies.length, failures })}\n`,
+  );
+  await periscope.close();
 } else {
-  process.stderr.write('usage: gateway-peers.ts origin | proxy ORIGIN_URL\n');
+  process.stderr.write(
+    'usage: gateway-peers.ts origin | proxy ORIGIN_URL | library PAGE_URL N SECONDS CONFIG\n',
+  );
   process.exit(2);
 }

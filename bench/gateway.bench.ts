@@ -1,6 +1,7 @@
 // Gateway under load, loopback only: `periscope serve` (a real child process, an API key, a SQLite store, the
 // cache off) reading a local origin page through POST /v1/tools/web_fetch, side by side with a plain Node HTTP
-// proxy that just fetches the same page (bench/gateway-peers.ts), at 50 and 500 concurrent connections; then
+// proxy that just fetches the same page (bench/gateway-peers.ts), at 50 and 500 concurrent connections, and the
+// same reads made by the library with no HTTP in front (periscope.fetch() loops, its own process); then
 // the gateway holding 1 000 concurrent connections, with its peak RSS. Load comes from autocannon in this process;
 // origin, proxy and gateway each run in their own process. Bounded: a fixed duration per case, then it stops.
 // Run: npx node bench/gateway.bench.ts [secondsPerCase]   (default 10; writes bench/results/gateway.json)
@@ -154,6 +155,33 @@ async function load(
   };
 }
 
+/** The same reads with no HTTP in front: `periscope.fetch()` in a process of its own (gateway-peers.ts library). */
+function libraryRow(pageUrl: string, connections: number, config: string): Row {
+  const output = execFileSync(
+    process.execPath,
+    [PEERS, 'library', pageUrl, String(connections), String(secondsPerCase), config],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: (secondsPerCase + 60) * 1000 },
+  );
+  const measured = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
+    rps: number;
+    p50Ms: number;
+    p99Ms: number;
+    requests: number;
+    failures: number;
+  };
+  return {
+    target: 'library',
+    connections,
+    rps: measured.rps,
+    p50Ms: measured.p50Ms,
+    p99Ms: measured.p99Ms,
+    requests: measured.requests,
+    failures: measured.failures,
+    failed: measured.failures > 0 ? { 'web_fetch errors': measured.failures } : {},
+    cutAtEnd: 0,
+  };
+}
+
 const folder = mkdtempSync(join(tmpdir(), 'periscope-gateway-bench-'));
 try {
   const origin = await start([PEERS, 'origin'], /listening (\d+)/);
@@ -238,7 +266,13 @@ try {
       `${' '.repeat(13)}Periscope's cost: ${(plain.rps / periscope.rps).toFixed(1)}× fewer requests/s, ` +
         `p50 ${(periscope.p50Ms / plain.p50Ms).toFixed(1)}×, p99 ${(periscope.p99Ms / plain.p99Ms).toFixed(1)}× the plain proxy's`,
     );
-    rows.push(...pair);
+    const library = libraryRow(pageUrl, connections, config);
+    console.log(format(library));
+    console.log(
+      `${' '.repeat(13)}the gateway's own share: it serves ${((periscope.rps / library.rps) * 100).toFixed(0)} % of the ` +
+        'calls/s the tool makes with no HTTP in front',
+    );
+    rows.push(...pair, library);
   }
 
   const before = memoryOf(gatewayPid);

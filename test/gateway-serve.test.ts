@@ -2,10 +2,13 @@
 // tools pointed at a local origin. Graceful shutdown: SIGTERM while a call is in flight.
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { httpCall } from '../src/testing/http-call.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 
@@ -89,7 +92,7 @@ function serve(extra: string[] = []): Promise<Served> {
   });
 }
 
-test('no keys: serve binds 127.0.0.1 only and says so; 0.0.0.0 is refused with exit 2', async () => {
+test('no keys: serve binds 127.0.0.1 only and says so, prints MCP configurations that work as pasted; 0.0.0.0 is refused with exit 2', async () => {
   const refused = await run(['serve', '--host', '0.0.0.0', '--port', '0']);
   assert.equal(refused.code, 2);
   assert.equal(refused.stdout, '');
@@ -106,13 +109,39 @@ test('no keys: serve binds 127.0.0.1 only and says so; 0.0.0.0 is refused with e
       'the stdio MCP configuration',
     );
     assert.equal((await httpCall(`${served.url}/v1/tools`)).status, 200);
+    // Both printed configurations work as pasted: an MCP client started from each lists the tools.
+    const [http, stdio] = [...served.stdout().matchAll(/^\{\n[\s\S]*?\n\}$/gm)].map(
+      (match) =>
+        (JSON.parse(match[0]) as { mcpServers: { periscope: Record<string, unknown> } }).mcpServers.periscope,
+    );
+    const overHttp = new Client({ name: 'pasted-http', version: '1' });
+    await overHttp.connect(new StreamableHTTPClientTransport(new URL(String(http?.url))));
+    const overStdio = new Client({ name: 'pasted-stdio', version: '1' });
+    await overStdio.connect(
+      new StdioClientTransport({
+        command: String(stdio?.command),
+        args: stdio?.args as string[],
+        env: env(),
+        cwd: folder,
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      for (const client of [overHttp, overStdio]) {
+        const { tools } = await client.listTools();
+        assert.deepEqual(tools.map((tool) => tool.name).sort(), ['image_search', 'web_fetch', 'web_search']);
+      }
+    } finally {
+      await overHttp.close();
+      await overStdio.close();
+    }
   } finally {
     served.child.kill('SIGTERM');
     assert.equal(await served.exited, 0);
   }
 });
 
-test('SIGTERM with a call in flight: the call completes, then the process exits 0', async () => {
+test('SIGTERM with a call in flight: the call completes, the store is closed, then the process exits 0', async () => {
   const served = await serve();
   const arrived = new Promise<void>((resolve) => {
     slowArrived = resolve;
@@ -136,6 +165,9 @@ test('SIGTERM with a call in flight: the call completes, then the process exits 
   assert.equal(result.data.title, 'Slow page');
   assert.equal(await served.exited, 0);
   assert.match(served.stderr(), /SIGTERM: finishing 1 call in flight\nperiscope: stopped\n$/);
+  // The store was closed, not abandoned: SQLite's last connection checkpoints and removes the write-ahead log.
+  assert.ok(existsSync(join(folder, 'state.db')));
+  assert.equal(existsSync(join(folder, 'state.db-wal')), false, 'the SQLite store was closed');
 });
 
 test('keys create / list / revoke: the key is printed once, required by serve, and revocation is immediate', async () => {
@@ -146,6 +178,11 @@ test('keys create / list / revoke: the key is printed once, required by serve, a
   assert.match(
     created.stderr,
     /^created key [0-9a-f]{12} for agent bot \(rate 60\/min, agent balance 10 credits\)/,
+  );
+  assert.match(
+    created.stderr,
+    /limits\.credits\.enabled is false in this config/,
+    'a granted balance nobody spends',
   );
   const id = key.slice(4, 16);
 

@@ -17,6 +17,7 @@ let standIn: StandIn;
 let folder: string;
 let client: Client;
 let stderrOf: () => string = () => '';
+const notProtocol: Error[] = [];
 
 function env(): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: folder };
@@ -36,6 +37,12 @@ async function connect(args: string[]): Promise<{ client: Client; stderr: () => 
   });
   const connected = new Client({ name: 'periscope-test', version: '1.0.0' });
   await connected.connect(transport);
+  // Anything on stdout that is not a JSON-RPC message reaches the client as an error.
+  const reportError = transport.onerror;
+  transport.onerror = (error) => {
+    notProtocol.push(error);
+    reportError?.(error);
+  };
   return { client: connected, stderr: () => log };
 }
 
@@ -58,9 +65,10 @@ test('stdio: logs go to stderr (the serving line and one line per call), stdout 
   const stderr = stderrOf();
   assert.match(stderr, /^periscope mcp: serving web_fetch, web_search, image_search on stdio as agent mcp$/m);
   assert.match(stderr, /^brave → 1 result in \d+ ms$/m);
+  assert.deepEqual(notProtocol, [], 'stdout carried something that is not a JSON-RPC message');
 });
 
-test('stdio: --tools offers only the tools named; config mcp.tools does the same', async () => {
+test('stdio: --tools offers only the tools named; config mcp.tools does the same (and mcp.agentId names the agent)', async () => {
   const config = writeConfig(folder, standIn);
   const flagged = await connect(['--config', config, '--tools', 'web_search,web_fetch']);
   const { tools } = await flagged.client.listTools();
@@ -73,11 +81,19 @@ test('stdio: --tools offers only the tools named; config mcp.tools does the same
 
   const configured = await connect([
     '--config',
-    writeConfig(folder, standIn, { mcp: { tools: ['web_fetch'] } }),
+    writeConfig(folder, standIn, { mcp: { tools: ['web_fetch'], agentId: 'desk-bot' } }),
   ]);
   assert.deepEqual(
     (await configured.client.listTools()).tools.map((tool) => tool.name),
     ['web_fetch'],
+  );
+  for (let waited = 0; !/as agent/.test(configured.stderr()) && waited < 5000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50)); // stderr is another pipe than the protocol's
+  }
+  assert.match(
+    configured.stderr(),
+    /on stdio as agent desk-bot$/m,
+    'the agent id comes from config mcp.agentId',
   );
   await configured.client.close();
 });

@@ -246,6 +246,23 @@ test('every call of a batch shares one session id (the repeat-throttle scope) an
   );
 });
 
+test('the repeat throttle applies across a batch: the same lookup a third time in one session is refused', async () => {
+  reset();
+  const same = (id: string) => ({ id, name: 'web_search', input: { query: 'spring tides runner' } });
+  const results = await runToolCalls([same('r1'), same('r2'), same('r3'), fetchCall('r4', 'n=other')], {
+    tools: periscope.tools,
+    session: 'turn-repeat',
+    concurrency: 4,
+  });
+  const codes = results.map(
+    ({ result }) => (result.data as { error?: { code: string } } | undefined)?.error?.code ?? 'ok',
+  );
+  assert.deepEqual(codes.slice(0, 3).sort(), ['REPEATED_LOOKUP', 'ok', 'ok'], 'limits.repeatLookups is 2');
+  assert.equal(codes[3], 'ok', 'another lookup in the batch is not affected');
+  const again = await runToolCalls([same('r5')], { tools: periscope.tools, session: 'turn-next' });
+  assert.equal(again[0]?.result.isError, false, 'another session starts afresh');
+});
+
 test('an empty batch resolves to no results', async () => {
   assert.deepEqual(await runToolCalls([], { tools: periscope.tools }), []);
 });

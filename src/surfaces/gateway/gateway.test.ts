@@ -1,5 +1,6 @@
 // The gateway over real sockets: a gateway on 127.0.0.1:0, tools pointed at a local origin, a memory store.
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
 import { createPeriscope, type Periscope, type PeriscopeConfigInput } from '../../index.ts';
@@ -17,10 +18,16 @@ const PAGE = `<!doctype html><html><head><title>Tide tables</title></head><body>
 </article></main></body></html>`;
 
 let origin: TestServer;
+let slowArrived: () => void = () => {};
 before(async () => {
   origin = await startTestServer({
     'GET /page': (_request, response) =>
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
+    'GET /slow': async (_request, response) => {
+      slowArrived();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+    },
   });
 });
 after(() => origin.close());
@@ -374,6 +381,52 @@ test('failed authentications from one IP are limited (429), whatever key comes n
   }
 });
 
+/** Opens a raw connection, writes `text`, and resolves with what the server answered and how long it took. */
+function rawExchange(url: string, text: string): Promise<{ answer: string; ms: number }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(text));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ answer, ms: performance.now() - started }));
+    socket.setTimeout(10_000, () => socket.destroy(new Error('the gateway never closed the connection')));
+  });
+}
+
+test('header limit and timeouts: 431 past maxHeaderBytes, 408 for a slow head or body, slow tools unaffected', async () => {
+  const running = await startGateway({ maxHeaderBytes: 2048, headersTimeoutMs: 500, requestTimeoutMs: 1000 });
+  try {
+    const big = await httpCall(`${running.url}/healthz`, { headers: { 'x-padding': 'x'.repeat(4096) } });
+    assert.equal(big.status, 431);
+    const host = new URL(running.url).host;
+    const slowHead = await rawExchange(
+      running.url,
+      `GET /healthz HTTP/1.1\r\nHost: ${host}\r\nX-Slow: 1\r\n`,
+    );
+    assert.match(slowHead.answer, /^HTTP\/1\.1 408 /);
+    assert.ok(slowHead.ms < 3000, `cut after ${slowHead.ms} ms`);
+    const slowBody = await rawExchange(
+      running.url,
+      `POST /v1/tools/web_fetch HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"url":`,
+    );
+    assert.match(slowBody.answer, /^HTTP\/1\.1 408 /);
+    assert.ok(slowBody.ms < 4000, `cut after ${slowBody.ms} ms`);
+    // requestTimeoutMs bounds receiving the request, not the tool call: a page slower than it is still read.
+    const slowPage = await httpCall(`${running.url}/v1/tools/web_fetch`, {
+      headers: JSON_TYPE,
+      body: json({ url: `${origin.url}/slow` }),
+    });
+    assert.equal(slowPage.status, 200);
+    assert.equal((slowPage.json as { isError: boolean }).isError, false, slowPage.text);
+  } finally {
+    await running.close();
+  }
+});
+
 test('request bodies over gateway.maxBodyBytes are refused with 413, declared or chunked', async () => {
   const running = await startGateway({ maxBodyBytes: 1024 });
   try {
@@ -543,6 +596,47 @@ test('/mcp with the official SDK client: the key is the agent, calls are counted
     assert.equal(mcpCalls?.value, 1);
   } finally {
     await client.close();
+    await running.close();
+  }
+});
+
+test('close() drains: REST and MCP calls in flight finish and are answered, new requests are refused', async () => {
+  const running = await startGateway();
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import(
+    '@modelcontextprotocol/sdk/client/streamableHttp.js'
+  );
+  const client = new Client({ name: 'gateway-drain-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`)));
+  let arrivals = 0;
+  const bothArrived = new Promise<void>((resolve) => {
+    slowArrived = () => {
+      arrivals += 1;
+      if (arrivals === 2) resolve();
+    };
+  });
+  try {
+    const rest = httpCall(`${running.url}/v1/tools/web_fetch`, {
+      headers: JSON_TYPE,
+      body: json({ url: `${origin.url}/slow?rest` }),
+    });
+    const mcp = client.callTool({ name: 'web_fetch', arguments: { url: `${origin.url}/slow?mcp` } });
+    await bothArrived;
+    const closing = running.gateway.close();
+    const refused = await httpCall(`${running.url}/healthz`).then(
+      (response) => response.status,
+      (error: NodeJS.ErrnoException) => error.code,
+    );
+    assert.equal(refused, 'ECONNREFUSED', 'no new connections while draining');
+    const restAnswer = await rest;
+    assert.equal(restAnswer.status, 200);
+    assert.equal((restAnswer.json as { isError: boolean }).isError, false, restAnswer.text);
+    const mcpAnswer = (await mcp) as { isError?: boolean; content: Array<{ text?: string }> };
+    assert.notEqual(mcpAnswer.isError, true, mcpAnswer.content[0]?.text);
+    assert.deepEqual(await closing, { drained: true, inFlightAtStart: 2 });
+  } finally {
+    slowArrived = () => {};
+    await client.close().catch(() => {});
     await running.close();
   }
 });

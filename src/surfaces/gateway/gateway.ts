@@ -83,6 +83,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       keepAliveTimeout: config.keepAliveTimeoutMs,
+      // Node checks the two timeouts above only this often (default 30 s): check often enough that they hold.
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(config.headersTimeoutMs / 2))),
     },
     (request, response) => {
       handle(request, response).catch((error: unknown) => {
@@ -261,7 +263,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(config.port, config.host, () => {
+        // Node's default accept backlog (511) is below the thousand connections the gateway is meant to hold.
+        server.listen({ port: config.port, host: config.host, backlog: 2048 }, () => {
           server.off('error', reject);
           resolve();
         });

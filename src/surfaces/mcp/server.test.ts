@@ -19,11 +19,12 @@ function searchTool(execute: Tool['execute']): Tool {
   };
 }
 
-async function connect(tool: Tool, events: McpCallEvent[] = []) {
+async function connect(tool: Tool, events: McpCallEvent[] = [], progressIntervalMs?: number) {
   const server = createMcpServer({
     tools: [tool],
     agentId: 'agent-x',
     onResult: (event) => events.push(event),
+    ...(progressIntervalMs === undefined ? {} : { progressIntervalMs }),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -85,6 +86,38 @@ test("the tool's own progress reports are forwarded between start and finish, al
     { progress: 2, message: 'web_search: 1 of 3' },
     { progress: 3, total: 3, message: 'web_search done' },
   ]);
+  await client.close();
+});
+
+test('a long call sends "still running" notifications while it runs, and none after it ends', async () => {
+  let finish = () => {};
+  const client = await connect(
+    searchTool(async () => {
+      await new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      return ok;
+    }),
+    [],
+    20,
+  );
+  const updates: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> = [];
+  const call = client.callTool({ name: 'web_search', arguments: { query: 'a' } }, undefined, {
+    onprogress: (update) => updates.push(update),
+  });
+  while (updates.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+  finish();
+  await call;
+  const count = updates.length;
+  assert.equal(updates[0]?.message, 'web_search started');
+  assert.match(updates[1]?.message ?? '', /^web_search running \(\d+ s\)$/);
+  assert.deepEqual(updates.at(-1), { progress: count - 1, total: count - 1, message: 'web_search done' });
+  assert.deepEqual(
+    updates.map((update) => update.progress),
+    updates.map((_, index) => index),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assert.equal(updates.length, count, 'the heartbeat stops with the call');
   await client.close();
 });
 

@@ -28,6 +28,11 @@ export interface McpServerOptions {
   sessionId?: string;
   /** After every call: logs, metrics. */
   onResult?: (event: McpCallEvent) => void;
+  /**
+   * While a call runs and the client asked for progress, a "still running" notification this often (it also keeps
+   * a client's request timeout alive when the client resets it on progress). Default 5000.
+   */
+  progressIntervalMs?: number;
 }
 
 const INSTRUCTIONS =
@@ -59,6 +64,13 @@ export function createMcpServer(options: McpServerOptions): Server {
     const progress = progressReporter(extra._meta?.progressToken, name, extra.sendNotification);
     const started = performance.now();
     await progress?.send(`${name} started`);
+    const heartbeat = progress
+      ? setInterval(
+          () => void progress.send(`${name} running (${Math.round((performance.now() - started) / 1000)} s)`),
+          options.progressIntervalMs ?? 5000,
+        )
+      : undefined;
+    heartbeat?.unref();
     const result = await tool
       .execute(input ?? {}, {
         signal: extra.signal,
@@ -66,8 +78,14 @@ export function createMcpServer(options: McpServerOptions): Server {
         sessionId,
         ...(progress ? { onProgress: (update: ToolProgress) => void progress.update(update) } : {}),
       })
-      .catch((error: unknown) => toErrorResult(error, name)); // tools never reject; a wrapper might
-    if (!extra.signal.aborted) await progress?.send(`${name} ${result.isError ? 'failed' : 'done'}`, true);
+      .catch((error: unknown) => toErrorResult(error, name)) // tools never reject; a wrapper might
+      .finally(() => clearInterval(heartbeat));
+    if (progress && !extra.signal.aborted) {
+      await progress.send(`${name} ${result.isError ? 'failed' : 'done'}`, true);
+      // The SDK client handles a notification a microtask later than a response that arrives in the same read, and
+      // by then has dropped the progress handler: let the last notification go out in a write of its own.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     onResult?.({ tool: name, agentId, sessionId, result, durationMs: performance.now() - started });
     return toCallToolResult(result) as CallToolResult;
   });

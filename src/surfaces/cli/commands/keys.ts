@@ -62,7 +62,9 @@ export async function keysCommand(argv: string[], io: CliIo): Promise<number> {
   });
   const store = await openStore(config.store.url);
   try {
-    if (action === 'create') return await create(store, values, rest, io);
+    if (action === 'create') {
+      return await create(store, values, rest, io, config.limits.credits.enabled);
+    }
     if (action === 'list') return await list(store, values.json === true, rest, io);
     return await revoke(store, rest, io, values.json === true);
   } finally {
@@ -75,6 +77,7 @@ async function create(
   values: ReturnType<typeof parseFlags>['values'],
   rest: string[],
   io: CliIo,
+  creditsEnforced: boolean,
 ): Promise<number> {
   if (rest.length > 0) throw new UsageError(`keys create takes no arguments, got '${rest.join(' ')}'`);
   if (typeof values.agent !== 'string') throw new UsageError('keys create needs --agent ID');
@@ -117,6 +120,12 @@ async function create(
     io.stderr,
     `created key ${record.id} for agent ${record.agent}${extras.length ? ` (${extras.join(', ')})` : ''} in ${store.location}; it is shown only now`,
   );
+  if (balance !== undefined && !creditsEnforced) {
+    writeLine(
+      io.stderr,
+      'note: limits.credits.enabled is false in this config: the balance is kept, but calls do not spend it',
+    );
+  }
   return EXIT_OK;
 }
 
