@@ -4,9 +4,10 @@
 //   trafilatura-dev  351 pages with human judgements: F1, precision, recall (trafilatura's metric),
 //                    empty outputs, ms/page, pages/s
 //   readability      130 pages with Readability.js's own output: agreement (word-shingle F1) and metadata
-// Each engine runs in its own child process, so its peak RSS is its own.
+// Each engine runs in its own child process that only extracts (the parent scores), so its peak RSS is
+// its own, with the same young-generation size for all (SEMI_SPACE_MB).
 //
-// Run: npx node bench/extract.bench.ts [--rounds=N] [--engines=a,b] [--worst=N] [--json]
+// Run: npx node bench/extract.bench.ts [--rounds=N] [--engines=a,b] [--worst=N] [--semi-space-mb=N] [--json]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +67,8 @@ interface EngineResult {
     metadata: Record<MetadataField, number>;
     msPerPage: number;
   };
+  /** RSS with the engine loaded, before the first page. */
+  startRssMb?: number;
   peakRssMb?: number;
 }
 
@@ -141,35 +144,57 @@ async function extractorFor(engine: Engine): Promise<Extract | string> {
   return async ({ html }) => fromReadability(parseHTML(html).document);
 }
 
+/** What the engine's process writes, one JSON line each: a page's output, then the run's figures. */
+type ChildLine =
+  | { set: 'trafilatura' | 'readability'; index: number; output: Extraction | null }
+  | {
+      done: true;
+      skipped?: string;
+      msPerPage?: Record<'trafilatura' | 'readability', number>;
+      startRssMb?: number;
+      peakRssMb?: number;
+    };
+
 /**
  * Run `extract` over the pages, `rounds` times, reading each page just before its turn (so the corpus
- * is never held in memory at once) and timing only the extraction; `score` sees the first round's output.
+ * is never held in memory at once) and timing only the extraction; `emit` gets the first round's output
+ * and keeps nothing.
  */
 async function timed<PAGE>(
   pages: PAGE[],
   rounds: number,
   load: (page: PAGE) => { html: string; body: Uint8Array; url: string },
   extract: (input: { html: string; body: Uint8Array; url: string }) => Promise<Extraction | undefined>,
-  score: (page: PAGE, output: Extraction | undefined) => void,
-): Promise<{ msPerPage: number }> {
+  emit: (index: number, output: Extraction | undefined) => void,
+): Promise<number> {
   for (const page of pages.slice(0, 5)) await extract(load(page)); // warm-up
   let elapsed = 0;
   for (let round = 0; round < rounds; round += 1) {
-    for (const page of pages) {
+    for (const [index, page] of pages.entries()) {
       const input = load(page);
       const started = performance.now();
       const output = await extract(input);
       elapsed += performance.now() - started;
-      if (round === 0) score(page, output);
+      if (round === 0) emit(index, output);
     }
   }
-  return { msPerPage: elapsed / (pages.length * rounds) };
+  return elapsed / (pages.length * rounds);
 }
 
-async function runEngine(engine: Engine, rounds: number): Promise<EngineResult> {
+/**
+ * The engine's side, in its own process: extraction only. Each page's output goes to stdout as it comes
+ * (a pipe is written synchronously, so nothing piles up here); the parent does the scoring, so this
+ * process's peak RSS is the engine's and not the bench's.
+ */
+async function runEngine(engine: Engine, rounds: number): Promise<void> {
+  const write = (line: ChildLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
   const extract = await extractorFor(engine);
-  if (typeof extract === 'string') return { engine, skipped: extract };
+  if (typeof extract === 'string') {
+    write({ done: true, skipped: extract });
+    return;
+  }
   const { decodeBody } = await import('../src/content/charset.ts');
+  const startRssMb = process.memoryUsage().rss / (1 << 20);
   const attempt = async (page: { html: string; body: Uint8Array; url: string }) => {
     try {
       return await extract(page);
@@ -178,11 +203,8 @@ async function runEngine(engine: Engine, rounds: number): Promise<EngineResult> 
     }
   };
 
-  const judged = loadTrafilaturaDev({ withBodies: false });
-  const perPage: PageResult[] = [];
-  let empty = 0;
-  const traf = await timed(
-    judged,
+  const trafilatura = await timed(
+    loadTrafilaturaDev({ withBodies: false }),
     rounds,
     (page) => {
       const body = readPageBody(page);
@@ -191,48 +213,83 @@ async function runEngine(engine: Engine, rounds: number): Promise<EngineResult> 
       return { html, body, url: page.url };
     },
     attempt,
-    (page, output) => {
-      const text = output?.text ?? '';
-      if (text.trim() === '') empty += 1;
-      const squashed = text.replace(/\s+/g, ' ');
-      const found = (snippet: string) => squashed.includes(snippet.replace(/\s+/g, ' '));
-      perPage.push({
-        file: page.file,
-        counts: judgeSnippets(text, page),
-        missing: page.with.filter((snippet) => !found(snippet)),
-        leaked: page.without.filter(found),
-      });
-    },
+    (index, output) => write({ set: 'trafilatura', index, output: output ?? null }),
   );
-  const score = snippetScore(perPage.map((page) => page.counts));
-
-  const { htmlText } = await import('./extract-text.ts');
   const encoder = new TextEncoder();
-  const readabilityPages = listReadabilitySet();
-  const shingles: ShingleCounts[] = [];
-  const metadata = Object.fromEntries(METADATA_FIELDS.map((field) => [field, 0])) as Record<
-    MetadataField,
-    number
-  >;
-  const agreementRun = await timed(
-    readabilityPages,
+  const readability = await timed(
+    listReadabilitySet(),
     rounds,
     (name) => {
       const html = readFileSync(join(READABILITY_SET, name, 'source.html'), 'utf8');
       return { html, body: encoder.encode(html), url: READABILITY_PAGE_URL };
     },
     attempt,
-    (name, output) => {
-      const expected = readFileSync(join(READABILITY_SET, name, 'expected.html'), 'utf8');
-      shingles.push(compareShingles(output?.text ?? '', htmlText(expected)));
-      const expectedMetadata = JSON.parse(
-        readFileSync(join(READABILITY_SET, name, 'expected-metadata.json'), 'utf8'),
-      ) as ExpectedMetadata;
-      for (const field of METADATA_FIELDS) {
-        if (sameMetadata(output?.metadata[field], expectedMetadata[field])) metadata[field] += 1;
-      }
-    },
+    (index, output) => write({ set: 'readability', index, output: output ?? null }),
   );
+  write({
+    done: true,
+    msPerPage: { trafilatura, readability },
+    startRssMb,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  });
+}
+
+/** The parent's side: run the engine's process and score what it wrote. */
+async function scoreEngine(engine: Engine, rounds: number, semiSpaceMb: number): Promise<EngineResult> {
+  const self = new URL(import.meta.url).pathname;
+  const v8Options = semiSpaceMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : [];
+  const lines = execFileSync(
+    process.execPath,
+    [...v8Options, self, `--engine=${engine}`, `--rounds=${rounds}`],
+    { encoding: 'utf8', maxBuffer: 256 << 20 },
+  )
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as ChildLine);
+  const done = lines.find((line) => 'done' in line);
+  if (!done?.msPerPage) return { engine, skipped: done?.skipped ?? 'the engine’s process wrote no result' };
+  const outputs = (set: 'trafilatura' | 'readability') => {
+    const bySet = new Map<number, Extraction | null>();
+    for (const line of lines) if ('set' in line && line.set === set) bySet.set(line.index, line.output);
+    return bySet;
+  };
+
+  const judged = loadTrafilaturaDev({ withBodies: false });
+  const trafilaturaOutputs = outputs('trafilatura');
+  let empty = 0;
+  const perPage = judged.map((page, index): PageResult => {
+    const text = trafilaturaOutputs.get(index)?.text ?? '';
+    if (text.trim() === '') empty += 1;
+    const squashed = text.replace(/\s+/g, ' ');
+    const found = (snippet: string) => squashed.includes(snippet.replace(/\s+/g, ' '));
+    return {
+      file: page.file,
+      counts: judgeSnippets(text, page),
+      missing: page.with.filter((snippet) => !found(snippet)),
+      leaked: page.without.filter(found),
+    };
+  });
+  const score = snippetScore(perPage.map((page) => page.counts));
+
+  const { htmlText } = await import('./extract-text.ts');
+  const readabilityPages = listReadabilitySet();
+  const readabilityOutputs = outputs('readability');
+  const shingles: ShingleCounts[] = [];
+  const metadata = Object.fromEntries(METADATA_FIELDS.map((field) => [field, 0])) as Record<
+    MetadataField,
+    number
+  >;
+  for (const [index, name] of readabilityPages.entries()) {
+    const output = readabilityOutputs.get(index);
+    const expected = readFileSync(join(READABILITY_SET, name, 'expected.html'), 'utf8');
+    shingles.push(compareShingles(output?.text ?? '', htmlText(expected)));
+    const expectedMetadata = JSON.parse(
+      readFileSync(join(READABILITY_SET, name, 'expected-metadata.json'), 'utf8'),
+    ) as ExpectedMetadata;
+    for (const field of METADATA_FIELDS) {
+      if (sameMetadata(output?.metadata[field] ?? undefined, expectedMetadata[field])) metadata[field] += 1;
+    }
+  }
 
   return {
     engine,
@@ -242,52 +299,60 @@ async function runEngine(engine: Engine, rounds: number): Promise<EngineResult> 
       precision: score.precision,
       recall: score.recall,
       empty,
-      msPerPage: traf.msPerPage,
-      pagesPerSecond: 1000 / traf.msPerPage,
+      msPerPage: done.msPerPage.trafilatura,
+      pagesPerSecond: 1000 / done.msPerPage.trafilatura,
       perPage,
     },
     readability: {
       pages: readabilityPages.length,
       agreement: shingleScore(shingles),
       metadata,
-      msPerPage: agreementRun.msPerPage,
+      msPerPage: done.msPerPage.readability,
     },
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    ...(done.startRssMb === undefined ? {} : { startRssMb: done.startRssMb }),
+    ...(done.peakRssMb === undefined ? {} : { peakRssMb: done.peakRssMb }),
   };
 }
+
+/**
+ * The young generation's size for every engine's process, in MB per semi-space: V8's default before
+ * Node 24, which sizes it from the heap limit (64 MB on a machine with 16 GB or more). Left to grow that
+ * far, the nursery alone adds about 100 MB to any engine's peak RSS while holding nothing: garbage
+ * waiting for the next scavenge. `--semi-space-mb=0` runs with V8's own choice.
+ */
+const SEMI_SPACE_MB = 16;
 
 const option = (name: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const rounds = Number(option('rounds') ?? 1);
+const semiSpaceMb = Number(option('semi-space-mb') ?? SEMI_SPACE_MB);
 const childEngine = option('engine') as Engine | undefined;
 
 if (childEngine) {
-  process.stdout.write(JSON.stringify(await runEngine(childEngine, rounds)));
+  await runEngine(childEngine, rounds);
 } else if (!existsSync(TRAFILATURA_DEV) || !existsSync(READABILITY_SET)) {
   console.log(
     `skipped: the shared corpus (${TRAFILATURA_DEV}, ${READABILITY_SET}) is not beside this checkout`,
   );
 } else {
   const engines = (option('engines')?.split(',') ?? ENGINES) as Engine[];
-  const self = new URL(import.meta.url).pathname;
-  const results = engines.map((engine) => {
+  const results: EngineResult[] = [];
+  for (const engine of engines) {
     process.stderr.write(`running ${engine}…\n`);
-    return JSON.parse(
-      execFileSync(process.execPath, [self, `--engine=${engine}`, `--rounds=${rounds}`], {
-        encoding: 'utf8',
-        maxBuffer: 64 << 20,
-      }),
-    ) as EngineResult;
-  });
+    results.push(await scoreEngine(engine, rounds, semiSpaceMb));
+  }
   if (process.argv.includes('--json')) console.log(JSON.stringify(results, null, 2));
   else report(results, Number(option('worst') ?? 10));
 }
 
 function report(results: EngineResult[], worst: number): void {
   const percent = (value: number) => value.toFixed(3);
-  console.log(`Extraction side by side (node ${process.version}, ${rounds} round(s) per set)\n`);
+  const heap = semiSpaceMb > 0 ? `--max-semi-space-size=${semiSpaceMb}` : 'V8’s default heap sizes';
+  console.log(`Extraction side by side (node ${process.version}, ${heap}, ${rounds} round(s) per set)\n`);
   console.log('trafilatura-dev (human judgements; trafilatura’s metric)');
-  console.log('engine                    F1   precision  recall  empty   ms/page  pages/s  peak RSS');
+  console.log(
+    'engine                    F1   precision  recall  empty   ms/page  pages/s  peak RSS  (loaded)',
+  );
   for (const result of results) {
     const set = result.trafilatura;
     if (!set) {
@@ -295,7 +360,7 @@ function report(results: EngineResult[], worst: number): void {
       continue;
     }
     console.log(
-      `${result.engine.padEnd(22)} ${percent(set.f1)}  ${percent(set.precision).padStart(9)}  ${percent(set.recall).padStart(6)}  ${String(set.empty).padStart(5)}  ${set.msPerPage.toFixed(1).padStart(8)}  ${set.pagesPerSecond.toFixed(1).padStart(7)}  ${`${result.peakRssMb?.toFixed(0)} MB`.padStart(8)}`,
+      `${result.engine.padEnd(22)} ${percent(set.f1)}  ${percent(set.precision).padStart(9)}  ${percent(set.recall).padStart(6)}  ${String(set.empty).padStart(5)}  ${set.msPerPage.toFixed(1).padStart(8)}  ${set.pagesPerSecond.toFixed(1).padStart(7)}  ${`${result.peakRssMb?.toFixed(0)} MB`.padStart(8)}  (${result.startRssMb?.toFixed(0)} MB)`,
     );
   }
   console.log('\nreadability (agreement with Readability.js’s own output; metadata fields equal to its)');

@@ -167,23 +167,26 @@ test('broken XML: a feed cut short keeps the entries read and says so; one with 
   }
 });
 
-test('summaries are bounded per entry and cut at a word', () => {
+test('summaries are bounded per entry and cut at a word', async () => {
   const long = 'Tide '.repeat(1000);
   const xml = `<rss><channel><title>T</title><item><title>Long</title><description>${long}</description></item></channel></rss>`;
-  const summary = parseFeed(xml, 'https://example.com/')?.entries[0]?.summary ?? '';
+  const summary = (await parseFeed(xml, 'https://example.com/'))?.entries[0]?.summary ?? '';
   assert.ok(summary.length <= FEED_SUMMARY_MAX_CHARS + 1, String(summary.length));
   assert.match(summary, /Tide…$/);
 });
 
-test('links that are not http(s) are dropped; entity-only titles are decoded; invisible characters go', () => {
+test('links that are not http(s) are dropped; entity-only titles are decoded; invisible characters go', async () => {
   const xml = `<rss><channel><title>Caf&amp;eacute; \u200b\u{e0049}\u{e0047}News</title>
     <item><title>One</title><link>javascript:alert(1)</link><guid>https://example.com/one</guid></item>
     <item><title>Two</title><link>data:text/html,hi</link></item></channel></rss>`;
-  const feed = parseFeed(xml, 'https://example.com/feed');
+  const feed = await parseFeed(xml, 'https://example.com/feed');
   assert.equal(feed?.title, 'Café \u200b\u{e0049}\u{e0047}News');
   assert.equal(feed?.entries[0]?.link, 'https://example.com/one');
   assert.equal(feed?.entries[1]?.link, undefined);
-  assert.match(renderXml(xml, { url: 'https://example.com/feed', mode: 'text' }).text, /^Café News\n/);
+  assert.match(
+    (await renderXml(xml, { url: 'https://example.com/feed', mode: 'text' })).text,
+    /^Café News\n/,
+  );
 });
 
 test('feed dates become ISO 8601 when they are in a usual form, and stay as written otherwise', () => {
@@ -197,16 +200,19 @@ test('feed dates become ISO 8601 when they are in a usual form, and stay as writ
   assert.equal(readDate(''), undefined);
 });
 
-test('an archive feed with thousands of entries shows the first FEED_MAX_ENTRIES and says how many there are', () => {
+test('an archive feed with thousands of entries shows the first FEED_MAX_ENTRIES and says how many there are', async () => {
   const items = Array.from(
     { length: FEED_MAX_ENTRIES + 50 },
     (_, index) =>
       `<item><title>Entry ${index}</title><link>https://example.com/${index}</link><description>&lt;p&gt;Text ${index}&lt;/p&gt;</description></item>`,
   ).join('');
-  const { text } = renderXml(`<rss version="2.0"><channel><title>Archive</title>${items}</channel></rss>`, {
-    url: 'https://example.com/feed',
-    mode: 'text',
-  });
+  const { text } = await renderXml(
+    `<rss version="2.0"><channel><title>Archive</title>${items}</channel></rss>`,
+    {
+      url: 'https://example.com/feed',
+      mode: 'text',
+    },
+  );
   assert.match(text, new RegExp(`\\n${FEED_MAX_ENTRIES}\\. Entry ${FEED_MAX_ENTRIES - 1}\\n`));
   assert.doesNotMatch(text, new RegExp(`Entry ${FEED_MAX_ENTRIES}\\b`));
   assert.match(

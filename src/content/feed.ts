@@ -1,7 +1,7 @@
-import { DOMParser, parseHTML } from 'linkedom';
 import { cleanDocument } from './html/clean-document.ts';
-import { type DomDocument, type DomElement, ELEMENT_NODE } from './html/dom.ts';
+import { type DomElement, ELEMENT_NODE } from './html/dom.ts';
 import { flatText } from './html/flat-text.ts';
+import { parseDocument } from './html/parse-document.ts';
 import { stripInvisible } from './invisible-unicode.ts';
 import type { ExtractMode } from './types.ts';
 import { formatXml } from './xml-format.ts';
@@ -55,9 +55,12 @@ export interface RenderedXml {
  * date, summary), as Markdown headings and lists or as plain text; any other XML, or XML too broken to
  * find a feed in, is shown as (re-indented) source.
  */
-export function renderXml(source: string, options: { url: string; mode: ExtractMode }): RenderedXml {
+export async function renderXml(
+  source: string,
+  options: { url: string; mode: ExtractMode },
+): Promise<RenderedXml> {
   const text = source.replace(/^\ufeff/, '');
-  const feed = parseFeed(text, options.url);
+  const feed = await parseFeed(text, options.url);
   // Broken XML with no entry to show is shown as the text it is, not as an empty feed.
   if (!feed || (!feed.complete && feed.entries.length === 0)) {
     return { kind: 'xml', extractor: 'xml', text: stripInvisible(formatXml(text)) };
@@ -79,7 +82,9 @@ export function renderXml(source: string, options: { url: string; mode: ExtractM
 }
 
 /** The feed in an XML document, or `undefined` when its root is not `<rss>`, `<feed>` or `<rdf:RDF>`. */
-export function parseFeed(xml: string, url: string): Feed | undefined {
+export async function parseFeed(xml: string, url: string): Promise<Feed | undefined> {
+  // linkedom's XML parser, loaded with the first feed so that importing Periscope stays light.
+  const { DOMParser } = await import('linkedom');
   let root: XmlElement | undefined;
   try {
     root = (new DOMParser().parseFromString(xml, 'text/xml') as unknown as { documentElement?: XmlElement })
@@ -214,20 +219,16 @@ function summaryOf(element: XmlElement | undefined): string | undefined {
 function htmlToText(html: string): string {
   if (!/[<&]/.test(html)) return plainText(html);
   const source = html.length > SUMMARY_SOURCE_MAX_CHARS ? html.slice(0, SUMMARY_SOURCE_MAX_CHARS) : html;
-  const { document } = parseHTML(`<!DOCTYPE html><html><head></head><body>${source}</body></html>`);
-  const parsed = document as unknown as DomDocument;
-  cleanDocument(parsed);
-  return plainText(flatText(parsed.body));
+  const document = parseDocument(source);
+  cleanDocument(document);
+  return plainText(flatText(document.body));
 }
 
 /** Collapse whitespace; named HTML entities the XML parser left alone (`&eacute;`) are decoded. */
 function plainText(text: string): string {
   let result = text;
   if (/&(?:[a-z][a-z0-9]*|#\d+|#x[\da-f]+);/i.test(result)) {
-    const { document } = parseHTML(
-      `<!DOCTYPE html><html><body><p>${result.replace(/</g, '&lt;')}</p></body></html>`,
-    );
-    result = document.body.textContent ?? result;
+    result = parseDocument(`<p>${result.replace(/</g, '&lt;')}</p>`).body.textContent || result;
   }
   return result.replace(/\s+/g, ' ').trim();
 }

@@ -1,7 +1,8 @@
-import { parseHTML } from 'linkedom';
 import { PeriscopeError } from '../errors.ts';
 import { isRetryableStatus } from '../net/http-status.ts';
 import { type DomElement, type DomNode, type DomText, ELEMENT_NODE, TEXT_NODE } from './html/dom.ts';
+import type { LightElement } from './html/light-dom.ts';
+import { parseDocument } from './html/parse-document.ts';
 
 /** Below this many characters of extracted text, a page with the marks of a JavaScript app is a shell. */
 export const SHELL_MAX_CHARS = 200;
@@ -171,22 +172,29 @@ function errorStatus(heading: string): number | undefined {
 // JavaScript shells.
 
 /** Where single-page apps mount (React, Next.js, Nuxt, Vue, Gatsby, Svelte, Angular, Ember, Quasar). */
-const MOUNT_SELECTOR = [
-  '#root',
-  '#app',
-  '#__next',
-  '#__nuxt',
-  '#___gatsby',
-  '#svelte',
-  '#q-app',
-  '#react-root',
-  '#vue-app',
-  '#main-app',
-  '[data-reactroot]',
-  '[ng-app]',
-  'app-root',
-  '[id^="ember"]',
-].join(', ');
+/** Where client-side frameworks mount their application: ids, marker attributes, an Angular root element. */
+const MOUNT_IDS = new Set([
+  'root',
+  'app',
+  '__next',
+  '__nuxt',
+  '___gatsby',
+  'svelte',
+  'q-app',
+  'react-root',
+  'vue-app',
+  'main-app',
+]);
+
+function isMount(element: LightElement): boolean {
+  const id = element.getAttribute('id');
+  return (
+    (id !== null && (MOUNT_IDS.has(id) || id.startsWith('ember'))) ||
+    element.hasAttribute('data-reactroot') ||
+    element.hasAttribute('ng-app') ||
+    element.localName === 'app-root'
+  );
+}
 /** A mount element with no more text than this ("Loading…") has not been rendered. */
 const EMPTY_MOUNT_CHARS = 30;
 const BUNDLE_SCRIPT = /<script\b[^>]*\b(?:src=|type=["']?module)|<script\b[^>]*>[^<]{2000}/i;
@@ -210,10 +218,6 @@ function shellVerdict(input: PageVerdictInput, chars: number): PeriscopeError | 
   );
 }
 
-interface QueryableDocument {
-  querySelectorAll(selector: string): Iterable<DomElement>;
-}
-
 function hasEmptyMount(html: string): boolean {
   if (
     !/\b(?:id=["']?(?:root|app|__|svelte|q-app|react-root|vue-app|main-app|ember)|data-reactroot|ng-app)|<app-root\b/i.test(
@@ -222,9 +226,8 @@ function hasEmptyMount(html: string): boolean {
   ) {
     return false;
   }
-  const document = parseHTML(html).document as unknown as QueryableDocument;
-  for (const mount of document.querySelectorAll(MOUNT_SELECTOR)) {
-    if (visibleText(mount).length <= EMPTY_MOUNT_CHARS) return true;
+  for (const element of parseDocument(html).getElementsByTagName('*')) {
+    if (isMount(element) && visibleText(element).length <= EMPTY_MOUNT_CHARS) return true;
   }
   return false;
 }

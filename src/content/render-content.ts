@@ -51,7 +51,7 @@ export async function renderContent(input: ContentInput): Promise<RenderedConten
       return { kind: 'json', ...base, ...prettyJson(decoded.text) };
     case 'feed':
     case 'xml': {
-      const rendered = renderXml(decoded.text, { url: input.url, mode: input.mode });
+      const rendered = await renderXml(decoded.text, { url: input.url, mode: input.mode });
       const outline =
         rendered.kind === 'feed' && input.mode === 'markdown' ? markdownOutline(rendered.text) : undefined;
       return { ...base, ...rendered, outline };
