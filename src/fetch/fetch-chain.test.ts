@@ -28,7 +28,13 @@ const JINA_OK = {
   },
 };
 
+/** A bot check as a challenge vendor serves it: 403, a challenge title, a script that would let a browser on. */
+const CHALLENGE = `<!doctype html><html><head><title>Just a moment...</title></head><body>
+<h1>Checking your browser before accessing the site</h1>
+<script>location.replace('/challenge?answer=' + 6 * 7);</script></body></html>`;
+
 type Replies = Record<string, StandInReply>;
+type ReaderEntry = { baseUrl?: string; apiKey?: string; timeoutMs?: number };
 
 describe('fetch chain', () => {
   let origin: TestServer;
@@ -46,6 +52,8 @@ describe('fetch chain', () => {
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHELL),
       '/missing': (_request, response) =>
         response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'),
+      '/challenge': (_request, response) =>
+        response.writeHead(403, { 'content-type': 'text/html; charset=utf-8' }).end(CHALLENGE),
       '/to-private': (_request, response) =>
         response.writeHead(302, { location: `http://127.0.0.2:${canary.port}/` }).end(),
     });
@@ -61,11 +69,19 @@ describe('fetch chain', () => {
     for (const server of Object.values(readers)) await server.close();
   });
 
-  function open(chain: string[], extra: { thirdParty?: boolean; lookup?: boolean } = {}) {
+  function open(
+    chain: string[],
+    extra: {
+      thirdParty?: boolean;
+      lookup?: boolean;
+      readers?: Record<string, ReaderEntry>;
+      browserPath?: string;
+    } = {},
+  ) {
     const backends = Object.fromEntries(
       Object.entries(readers).map(([id, server]) => [
         id,
-        { baseUrl: server.url, apiKey: `${id}-key`, timeoutMs: 2_000 },
+        { baseUrl: server.url, apiKey: `${id}-key`, timeoutMs: 2_000, ...extra.readers?.[id] },
       ]),
     );
     return createPeriscope(
@@ -75,6 +91,7 @@ describe('fetch chain', () => {
           chain: chain as never,
           robots: 'ignore',
           ...(extra.thirdParty === undefined ? {} : { thirdParty: extra.thirdParty }),
+          ...(extra.browserPath === undefined ? {} : { browser: { executablePath: extra.browserPath } }),
           backends,
         },
       },
@@ -123,6 +140,66 @@ describe('fetch chain', () => {
       result.display ?? '',
       /→ jina-reader failed \(429\) → firecrawl failed \(502\) → local 200 text\/html, \d+ chars in \d+ ms$/,
     );
+  });
+
+  test('fallback in order on every kind of reader failure: refused key, timeout, unreachable', async () => {
+    replies['jina-reader'] = { status: 401, body: { code: 401, message: 'Invalid API key' } };
+    replies.firecrawl = { body: { success: true, data: { markdown: 'late' } }, delayMs: 3_000 };
+    const closed = await startTestServer(() => {});
+    const unreachable = closed.url;
+    await closed.close();
+    const sent = {
+      jina: readers['jina-reader']?.calls.length ?? 0,
+      firecrawl: readers.firecrawl?.calls.length ?? 0,
+    };
+    const result = await open(['jina-reader', 'firecrawl', 'tavily', 'local'], {
+      readers: { firecrawl: { timeoutMs: 400 }, tavily: { baseUrl: unreachable } },
+    }).fetch({ url: `${origin.url}/article` });
+    assert.equal(result.isError, false, result.output);
+    const attempts = attemptsOf(result.data);
+    assert.deepEqual(
+      attempts.map((attempt) => [attempt.backend, attempt.outcome, attempt.code, attempt.status]),
+      [
+        ['jina-reader', 'failed', 'HTTP_STATUS', 401],
+        ['firecrawl', 'failed', 'TIMEOUT', undefined],
+        ['tavily', 'failed', 'NETWORK', undefined],
+        ['local', 'ok', undefined, 200],
+      ],
+    );
+    // Each reader was asked exactly once (no hidden retries); the slow one was cut at its timeoutMs (400 ms), well
+    // before its answer (3 s) would have come.
+    assert.equal((readers['jina-reader']?.calls.length ?? 0) - sent.jina, 1);
+    assert.equal((readers.firecrawl?.calls.length ?? 0) - sent.firecrawl, 1);
+    const slowMs = attempts[1]?.ms ?? 0;
+    assert.ok(slowMs >= 350 && slowMs < 2_900, `firecrawl took ${slowMs} ms`);
+    assert.match(
+      result.display ?? '',
+      /→ jina-reader failed \(401\) → firecrawl failed \(TIMEOUT\) → tavily failed \(NETWORK\) → local 200 text\/html, \d+ chars in \d+ ms$/,
+    );
+  });
+
+  test('a bot challenge from local falls back in order when no browser is usable ahead', async () => {
+    replies.tavily = { status: 500, body: { detail: { error: 'Internal Server Error' } } };
+    replies['jina-reader'] = { body: JINA_OK };
+    const result = await open(['local', 'tavily', 'jina-reader', 'browser'], {
+      browserPath: '/nonexistent/chromium',
+    }).fetch({ url: `${origin.url}/challenge` });
+    assert.equal(result.isError, false, result.output);
+    const attempts = attemptsOf(result.data);
+    assert.deepEqual(summary(attempts), ['local:failed', 'tavily:failed', 'jina-reader:ok']);
+    assert.equal(attempts[0]?.code, 'BLOCKED_BY_SITE');
+    assert.equal((result.data as WebFetchData).backend, 'jina-reader');
+  });
+
+  test('a browser without its binary is skipped as NOT_CONFIGURED, saying where it looked', async () => {
+    const result = await open(['browser', 'local'], { browserPath: '/nonexistent/chromium' }).fetch({
+      url: `${origin.url}/article`,
+    });
+    const attempts = attemptsOf(result.data);
+    assert.deepEqual(summary(attempts), ['browser:skipped', 'local:ok']);
+    assert.equal(attempts[0]?.code, 'NOT_CONFIGURED');
+    assert.match(attempts[0]?.message ?? '', /\/nonexistent\/chromium/);
+    assert.match(result.display ?? '', /→ browser skipped \(not configured\) → local 200 /);
   });
 
   test('the first reader that answers wins; local is not asked', async () => {

@@ -35,19 +35,23 @@ const STOP_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 ]);
 
 type Step = 'stop' | 'fallback' | 'escalate';
+/** Why the chain is looking for a rung that runs JavaScript, and the failure that sent it there. */
+type Escalation = { code: ErrorCode; why: string };
 
 /**
  * What a failure means for the rest of the chain (docs/decisions/0009-fetch-chain.md):
  * - URL_BLOCKED, ROBOTS_DISALLOWED, INVALID_INPUT, ABORTED: stop, always.
  * - A reader's failure (refused key, quota, 429, 5xx, timeout, or its own account of the page): the next rung.
- * - From the origin (local, browser): a JavaScript shell escalates to the next rung that runs JavaScript;
- *   retryable failures (network, timeout, 429/5xx, a bot challenge) fall back to the next rung; anything else
- *   (404, unsupported content, too large) is the page's own answer and stops the chain.
+ * - From the origin (local, browser): a JavaScript shell escalates to the next rung that runs JavaScript; so does
+ *   a bot challenge (BLOCKED_BY_SITE) when a usable browser is still ahead (`rendererAhead`; else it falls back
+ *   like other retryable failures); retryable failures (network, timeout, 429/5xx) fall back to the next rung;
+ *   anything else (404, unsupported content, too large) is the page's own answer and stops the chain.
  */
-export function nextStep(backend: FetchBackend, error: PeriscopeError): Step {
+export function nextStep(backend: FetchBackend, error: PeriscopeError, rendererAhead = false): Step {
   if (STOP_CODES.has(error.code)) return 'stop';
   if (backend.kind === 'reader') return 'fallback';
   if (error.code === 'EMPTY_CONTENT' && error.details.reason === 'javascript-shell') return 'escalate';
+  if (error.code === 'BLOCKED_BY_SITE' && rendererAhead) return 'escalate';
   return error.retryable ? 'fallback' : 'stop';
 }
 
@@ -67,8 +71,8 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
       const credentials = credentialReason(request.url);
       const attempts: FetchAttempt[] = [];
       const failures: PeriscopeError[] = [];
-      let escalation: string | undefined;
-      for (const backend of backends) {
+      let escalation: Escalation | undefined;
+      for (const [index, backend] of backends.entries()) {
         const skip = skipReason(backend, settings.thirdParty, credentials, escalation);
         if (skip !== undefined) {
           attempts.push({
@@ -91,6 +95,14 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
           }
           const error = toPeriscopeError(caught);
           const ms = elapsed(started);
+          // A challenge escalates to the browser only: once a browser has had its turn, the rest fall back as usual.
+          if (
+            escalation?.code === 'BLOCKED_BY_SITE' &&
+            backend.kind === 'origin' &&
+            backend.rendersJavaScript
+          ) {
+            escalation = undefined;
+          }
           if (error.code === 'NOT_CONFIGURED') {
             attempts.push({
               backend: backend.id,
@@ -111,9 +123,23 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
             ms,
           });
           failures.push(error);
-          const step = nextStep(backend, error);
+          const rendererAhead = backends
+            .slice(index + 1)
+            .some(
+              (later) =>
+                later.kind === 'origin' && later.rendersJavaScript && later.unavailableReason() === undefined,
+            );
+          const step = nextStep(backend, error, rendererAhead);
           if (step === 'stop') throw withAttempts(error, attempts);
-          if (step === 'escalate') escalation ??= `${backend.id} found a JavaScript shell`;
+          if (step === 'escalate') {
+            escalation ??= {
+              code: error.code,
+              why:
+                error.code === 'BLOCKED_BY_SITE'
+                  ? `${backend.id} met a bot challenge`
+                  : `${backend.id} found a JavaScript shell`,
+            };
+          }
         }
       }
       throw chainFailure(failures, attempts, escalation);
@@ -128,7 +154,7 @@ function skipReason(
   backend: FetchBackend,
   thirdParty: boolean,
   credentials: string | undefined,
-  escalation: string | undefined,
+  escalation: Escalation | undefined,
 ): { code: ErrorCode; message: string } | undefined {
   if (backend.kind === 'reader' && !thirdParty) {
     return { code: 'NOT_CONFIGURED', message: 'third-party readers are off (fetch.thirdParty: false)' };
@@ -142,7 +168,10 @@ function skipReason(
   const unavailable = backend.unavailableReason();
   if (unavailable !== undefined) return { code: 'NOT_CONFIGURED', message: unavailable };
   if (escalation !== undefined && !backend.rendersJavaScript) {
-    return { code: 'EMPTY_CONTENT', message: `${escalation}; escalating to a back-end that runs JavaScript` };
+    return {
+      code: escalation.code,
+      message: `${escalation.why}; escalating to a back-end that runs JavaScript`,
+    };
   }
   return undefined;
 }
@@ -165,7 +194,7 @@ function withAttempts(error: PeriscopeError, attempts: FetchAttempt[]): Periscop
 function chainFailure(
   failures: readonly PeriscopeError[],
   attempts: FetchAttempt[],
-  escalation: string | undefined,
+  escalation: Escalation | undefined,
 ): PeriscopeError {
   const only = failures[0];
   if (failures.length === 1 && only) {
@@ -185,7 +214,7 @@ function chainFailure(
   const retryAfter = failures
     .map((failure) => failure.retryAfterMs)
     .filter((value): value is number => value !== undefined);
-  const why = escalation === undefined ? '' : ` (${escalation})`;
+  const why = escalation === undefined ? '' : ` (${escalation.why})`;
   return new PeriscopeError('ALL_FAILED', `every fetch back-end failed${why}: ${reasons.join('; ')}`, {
     retryable: failures.some((failure) => failure.retryable),
     retryAfterMs: retryAfter.length > 0 ? Math.min(...retryAfter) : undefined,
@@ -206,7 +235,7 @@ export function attemptTrail(attempts: readonly FetchAttempt[]): string {
 
 function skipLabel(attempt: FetchAttempt): string {
   if (attempt.code === 'URL_BLOCKED') return 'credentials in URL';
-  if (attempt.code === 'EMPTY_CONTENT') return 'escalating';
+  if (attempt.code === 'EMPTY_CONTENT' || attempt.code === 'BLOCKED_BY_SITE') return 'escalating';
   if (attempt.message?.includes('fetch.thirdParty')) return 'third-party off';
   return 'not configured';
 }

@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import type { Frame, Page } from 'playwright-core';
 import type { BrowserConfig } from '../../config/fetch-schema.ts';
 import { parseContentType } from '../../content/content-type.ts';
 import { renderContent } from '../../content/render-content.ts';
@@ -81,6 +82,7 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
       },
     });
     slot.onRoute = router.handle;
+    const documents = trackDocuments(page);
     const warnings: string[] = [];
     try {
       const target = new URL(document.finalUrl);
@@ -91,7 +93,8 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
         callerSignal,
       );
       const deadline = started + config.waitMs;
-      const settled = await waitForPage(page, config, router.state, deadline, callerSignal);
+      const arrived = () => documents.arrivedAfter(router.state.lastMainNavigationAt);
+      const settled = await waitForPage(page, config, router.state, arrived, deadline, callerSignal);
       if (!settled)
         warnings.push(
           `the page was still loading after ${config.waitMs} ms (fetch.browser.waitMs); read as it was`,
@@ -121,6 +124,7 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
     } catch (error) {
       throw browserError(error, document.finalUrl, callerSignal);
     } finally {
+      documents.dispose();
       session.abort();
       callerSignal.removeEventListener('abort', onAbort);
       await slot.release();
@@ -131,7 +135,12 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
     id: ID,
     kind: 'origin',
     rendersJavaScript: true,
-    unavailableReason: () => (executablePath === undefined ? notConfigured().message : undefined),
+    unavailableReason: () => {
+      if (executablePath === undefined) return notConfigured().message;
+      if (!existsSync(executablePath))
+        return `browser: no Chromium at ${executablePath} (fetch.browser.executablePath)`;
+      return undefined;
+    },
     async fetchPage(request, context) {
       if (executablePath === undefined) throw notConfigured();
       const response = await context.fetch(request.url, {
@@ -189,18 +198,54 @@ function notConfigured(): PeriscopeError {
   );
 }
 
+/** Keeps the last few of a list of timestamps. */
+function stamp(list: number[]): void {
+  list.push(performance.now());
+  if (list.length > 50) list.shift();
+}
+
 /**
- * Waits for the selector, or for `load` and then the network to be quiet for `networkIdleMs` (counted from the
- * router's own in-flight requests), but never past `deadline`. Returns false when the deadline cut it short.
+ * The main frame's commits and DOMContentLoaded events, to tell whether a document the router handed over after
+ * the first (a script redirect, a meta refresh, the page behind a JavaScript challenge) has arrived: committed
+ * after the router answered, and parsed after that. Until then the old document, still on screen, is not read.
+ */
+function trackDocuments(page: Page) {
+  const commits: number[] = [];
+  const parsed: number[] = [];
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) stamp(commits);
+  };
+  const onParsed = () => stamp(parsed);
+  page.on('framenavigated', onNavigated);
+  page.on('domcontentloaded', onParsed);
+  return {
+    arrivedAfter(since: number | undefined): boolean {
+      if (since === undefined) return true;
+      const commit = commits.find((at) => at > since);
+      return commit !== undefined && parsed.some((at) => at >= commit);
+    },
+    dispose() {
+      page.off('framenavigated', onNavigated);
+      page.off('domcontentloaded', onParsed);
+    },
+  };
+}
+
+/**
+ * Waits for the selector, or for `load`, any document the page moved on to (`arrived`), and then the network to
+ * be quiet for `networkIdleMs` (counted from the router's own in-flight requests), but never past `deadline`.
+ * Returns false when the deadline cut it short.
  */
 async function waitForPage(
   page: Page,
   config: BrowserConfig,
   state: PageRouterState,
+  arrived: () => boolean,
   deadline: number,
   signal: AbortSignal,
 ): Promise<boolean> {
   const remaining = () => Math.max(1, deadline - performance.now());
+  const pause = () => new Promise((resolve) => setTimeout(resolve, Math.min(50, remaining())));
   try {
     if (config.waitForSelector !== null) {
       await until(
@@ -211,15 +256,23 @@ async function waitForPage(
     }
     const loadState = config.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load';
     await until(page.waitForLoadState(loadState, { timeout: remaining() }), signal);
-    if (config.waitUntil !== 'networkidle') return true;
+    if (config.waitUntil !== 'networkidle') {
+      while (!arrived()) {
+        if (signal.aborted) throw signal.reason;
+        if (performance.now() >= deadline) return false;
+        await pause();
+      }
+      return true;
+    }
     // Quiet is counted from the load event at the earliest: requests the page made just before it may not have
     // reached the router yet.
     state.lastActivityAt = Math.max(state.lastActivityAt, performance.now());
     const idleMs = config.networkIdleMs;
     while (performance.now() < deadline) {
       if (signal.aborted) throw signal.reason;
-      if (state.inFlight === 0 && performance.now() - state.lastActivityAt >= idleMs) return true;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(50, remaining())));
+      if (state.inFlight === 0 && performance.now() - state.lastActivityAt >= idleMs && arrived())
+        return true;
+      await pause();
     }
     return false;
   } catch (error) {

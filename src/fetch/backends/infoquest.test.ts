@@ -22,10 +22,15 @@ runReaderSuite({
   create,
   needsKey: true,
   success: { body: { reader_result: ARTICLE } },
-  assertRequest(call) {
+  assertRequest(call, { timeoutMs }) {
     assert.equal(call.method, 'POST');
+    assert.equal(call.url.pathname, '/');
     assert.equal(call.headers.authorization, 'Bearer test-key-1234');
-    assert.deepEqual(JSON.parse(call.body), { url: READER_TARGET, format: 'HTML', timeout: 4 });
+    assert.deepEqual(JSON.parse(call.body), {
+      url: READER_TARGET,
+      format: 'HTML',
+      timeout: Math.max(1, Math.floor(timeoutMs / 1000) - 1),
+    });
   },
   assertPage(page) {
     assert.equal(page.content.title, 'Rivers');

@@ -54,6 +54,12 @@ export interface PageRouterState {
   downloadsRefused: string[];
   /** Status of the last document the main frame received. */
   mainStatus: number;
+  /**
+   * When the router last handed the main frame a new document after the first (a script or meta refresh moved
+   * the page on, e.g. past a JavaScript challenge); undefined while it is still on the first. The page is not
+   * settled until that document has arrived.
+   */
+  lastMainNavigationAt: number | undefined;
   failed: number;
 }
 
@@ -73,6 +79,7 @@ export function createPageRouter(settings: PageRouterSettings) {
     blocked: [],
     downloadsRefused: [],
     mainStatus: settings.document.response.status,
+    lastMainNavigationAt: undefined,
     failed: 0,
   };
   const documentKey = withoutFragment(settings.document.url);
@@ -138,7 +145,12 @@ export function createPageRouter(settings: PageRouterSettings) {
         state.downloadsRefused.push(redactUrl(url));
         return refuse(route, true);
       }
-      if (isMainFrame) state.mainStatus = response.status;
+      if (isMainFrame) {
+        state.mainStatus = response.status;
+        // 204/205 leave the frame where it is: no new document to wait for.
+        if (response.status !== 204 && response.status !== 205)
+          state.lastMainNavigationAt = performance.now();
+      }
       return fulfil(route, response);
     } catch (error) {
       if (isPeriscopeError(error) && error.code === 'URL_BLOCKED') {
