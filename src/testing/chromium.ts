@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { findChromium } from '../fetch/browser/chromium-launch.ts';
 
 /**
@@ -10,7 +11,9 @@ export function chromiumTestGate(): { skip: string | false } {
   const reason =
     path === undefined
       ? 'no Chromium found (Debian: apt-get install chromium; or set PERISCOPE_CHROMIUM_PATH)'
-      : false;
+      : existsSync(path)
+        ? false
+        : `no Chromium at ${path} (PERISCOPE_CHROMIUM_PATH names a file that does not exist)`;
   if (reason !== false && process.env.PERISCOPE_REQUIRE_SERVICES === '1')
     throw new Error(`PERISCOPE_REQUIRE_SERVICES=1 but ${reason}`);
   return { skip: reason };
