@@ -1,6 +1,6 @@
 import { extractContent } from './extract/extract-content.ts';
 import { visibleChars } from './extract/text-stats.ts';
-import type { Removal } from './extract/types.ts';
+import type { ContentSelection, Removal } from './extract/types.ts';
 import { cleanDocument, type DocumentStats } from './html/clean-document.ts';
 import type { DomElement } from './html/dom.ts';
 import { flatText } from './html/flat-text.ts';
@@ -27,8 +27,10 @@ export interface ExtractHtmlOptions {
 
 /** Elements nested deeper than this are flattened into their ancestor before parsing. */
 export const MAX_NESTING_DEPTH = 512;
-/** Content shorter than this, and shorter than half the page's text, gives way to the whole body. */
+/** Content shorter than this gives way to the whole body when that holds more than twice as much. */
 export const MIN_ARTICLE_CHARS = 250;
+/** Content this short, however it is chosen, is next to nothing: the cleaned body is written instead. */
+export const NEARLY_EMPTY_CHARS = 50;
 /** Tags past this many are dropped before parsing (their text stays): a page of a million tiny elements costs seconds to parse. */
 export const MAX_PARSED_ELEMENTS = 100_000;
 
@@ -54,14 +56,13 @@ export function extractHtml(
   const stats = cleanDocument(document);
   const selection = extractContent({ document, url: baseUrl, metadata }, { skipSteps: options.skipSteps });
   const removals = options.explain ? { removals: selection.removals } : {};
-  if (isTooLittle(selection.roots, stats)) {
-    // The steps have taken the tree apart: the page's whole cleaned body is written instead.
-    const body = parseCleaned(html).body;
+  const fallback = recall(html, selection, stats, baseUrl, metadata, options);
+  if (fallback) {
     return {
       ...definedOnly(metadata),
-      ...write(body, options.mode, baseUrl),
+      ...write(fallback.root, options.mode, baseUrl),
       extractor: 'body',
-      ...removals,
+      ...(options.explain ? { removals: [...selection.removals, ...fallback.removals] } : {}),
     };
   }
   const root = assemble(document, selection.roots, selection.title);
@@ -73,6 +74,42 @@ export function extractHtml(
   };
 }
 
+/**
+ * The recall fallback, for a choice shorter than `MIN_ARTICLE_CHARS` that may be a fragment of the page's
+ * text (a gallery's captions, a stray teaser, an article whose wrapper was taken for furniture): the
+ * body without its furniture when that holds more than twice as much; else the best block of the page
+ * with its furniture left in, on the same terms; else, when everything is next to nothing, the body as
+ * cleaned, so a page with text never comes out empty. `undefined`: the choice stands.
+ */
+function recall(
+  html: string,
+  selection: ContentSelection,
+  stats: DocumentStats,
+  baseUrl: URL | undefined,
+  metadata: PageMetadata,
+  options: ExtractHtmlOptions,
+): { root: LightElement; removals: Removal[] } | undefined {
+  const chosenChars = textChars(selection.roots);
+  if (chosenChars >= MIN_ARTICLE_CHARS) return undefined;
+  let most = chosenChars;
+  for (const step of ['pick-content', 'drop-furniture']) {
+    const document = parseCleaned(html);
+    const skipSteps = new Set([...(options.skipSteps ?? []), step]);
+    const fallback = extractContent({ document, url: baseUrl, metadata }, { skipSteps });
+    const chars = textChars(fallback.roots);
+    // Without furniture removal, only a block the scoring chose will do: never the page as it is.
+    const chosen = step === 'pick-content' || !fallback.roots.includes(document.body);
+    if (chosen && chosenChars * 2 < chars) {
+      return { root: assemble(document, fallback.roots, fallback.title), removals: fallback.removals };
+    }
+    most = Math.max(most, chars);
+  }
+  if (most < NEARLY_EMPTY_CHARS && chosenChars * 2 < stats.textLength) {
+    return { root: parseCleaned(html).body, removals: [] };
+  }
+  return undefined;
+}
+
 function parseCleaned(html: string): LightDocument {
   const document = parseDocument(
     limitNesting(html, MAX_NESTING_DEPTH, { maxElements: MAX_PARSED_ELEMENTS }).html,
@@ -81,18 +118,11 @@ function parseCleaned(html: string): LightDocument {
   return document;
 }
 
-/**
- * The chosen content is "too little" — the page's cleaned body is written instead, so a page with text
- * never comes out empty — when it holds fewer than `MIN_ARTICLE_CHARS` characters and less than half of
- * the page's visible text.
- */
-function isTooLittle(roots: LightElement[], stats: DocumentStats): boolean {
+/** Visible characters of the roots' text. */
+function textChars(roots: LightElement[]): number {
   let chars = 0;
-  for (const root of roots) {
-    chars += visibleChars(root.textContent);
-    if (chars >= MIN_ARTICLE_CHARS) return false;
-  }
-  return chars * 2 < stats.textLength;
+  for (const root of roots) chars += visibleChars(root.textContent);
+  return chars;
 }
 
 /** One element holding the headline (when given) and the chosen roots, in order. */

@@ -74,8 +74,11 @@ export const BOILERPLATE = wordSet(
     'banner',
     'breadcrumb',
     'breadcrumbs',
+    'crumb',
+    'crumbs',
     'consent',
     'cta',
+    'dialog',
     'donate',
     'donation',
     'cookie',
@@ -86,21 +89,27 @@ export const BOILERPLATE = wordSet(
     'gdpr',
     'masthead',
     'menu',
+    'login',
     'menubar',
+    'modal',
     'nav',
     'navbar',
     'navi',
     'navigation',
     'newsletter',
     'outbrain',
+    'overlay',
     'pagination',
     'pager',
     'paywall',
+    'placeholder',
     'plista',
     'popup',
     'privacy',
     'promo',
     'reading',
+    'recommendation',
+    'recommendations',
     'recommended',
     'related',
     'share',
@@ -127,6 +136,7 @@ export const BOILERPLATE = wordSet(
     'disclaimer',
     'newsletter',
     'outbrain',
+    'overlay',
     'paywall',
     'related',
     'share',
@@ -140,9 +150,23 @@ export const BOILERPLATE = wordSet(
   ['shareholder', 'shareholders', 'sharepoint'],
 );
 
+/**
+ * Furniture words that never name a page's wrapper, however much text they hold: a login dialog or a
+ * cookie banner can outweigh a short article, but never contains it.
+ */
+export const NEVER_WRAPPER = new Set([
+  'consent',
+  'cookie',
+  'cookies',
+  'gdpr',
+  'login',
+  'newsletter',
+  'popup',
+]);
+
 /** Words that name comment sections. */
 export const COMMENTS = wordSet(
-  ['comments', 'disqus', 'respond', 'replies'],
+  ['comments', 'disqus', 'forum', 'respond', 'replies'],
   ['comment'],
   ['commentary', 'commentaries', 'commentator', 'commentators'],
 );

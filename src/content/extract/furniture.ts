@@ -1,5 +1,5 @@
 import type { LightElement } from '../html/light-dom.ts';
-import { BOILERPLATE, COMMENTS, classNames, furnitureWord } from './class-words.ts';
+import { BOILERPLATE, COMMENTS, classNames, furnitureWord, NEVER_WRAPPER } from './class-words.ts';
 import type { TextStats } from './text-stats.ts';
 
 /** Elements that are never the article, wherever they stand. */
@@ -24,24 +24,35 @@ const FURNITURE_ROLES = new Set([
   'tablist',
 ]);
 
-/** A wrapper holding at least this share of the page's text is never furniture by its name alone. */
+/**
+ * A wrapper holding at least this share of the page's prose (text outside links) is never furniture by
+ * its name alone: menus do not count, so a small article in a big menu keeps its `social-sticky` wrapper.
+ */
 const WRAPPER_SHARE = 0.4;
 
 /**
  * Why an element is page furniture, or `undefined`. Tags and roles decide on their own; class and id
  * words (`share-bar`, `related-posts`, `commentlist`) decide unless content words come with them
- * (`entry-content`) or the element holds much of the page's text.
+ * (`entry-content`) or the element is a wrapper: it holds much of the page's prose and, when `article`
+ * (the provisional best block) is given, that too. Words of `NEVER_WRAPPER` (login, cookie banners)
+ * decide even then.
  */
 export function furnitureReason(
   element: LightElement,
   stats: Map<LightElement, TextStats>,
-  bodyChars: number,
+  wholeProse: number,
+  article?: LightElement,
 ): string | undefined {
   const name = element.localName;
   if (FORM_CONTROLS.has(name)) return `<${name}>`;
-  const chars = stats.get(element)?.chars ?? 0;
-  // Whatever its name says, an element holding much of the page's text is (or wraps) the article.
-  const wrapper = chars >= bodyChars * WRAPPER_SHARE && chars > 500;
+  const measured = stats.get(element);
+  const chars = measured?.chars ?? 0;
+  const prose = chars - (measured?.linkChars ?? 0);
+  // Whatever its name says, an element holding much of the page's prose is (or wraps) the article.
+  const wrapper =
+    prose >= wholeProse * WRAPPER_SHARE &&
+    chars > 500 &&
+    (article === undefined || contains(element, article));
   if (FURNITURE_TAGS.has(name)) return wrapper ? undefined : `<${name}>`;
   if (!element.hasAttributes()) return undefined;
   const role = element.getAttribute('role');
@@ -50,7 +61,16 @@ export function furnitureReason(
   const names = classNames(element);
   if (names.length === 0) return undefined;
   const comment = furnitureWord(names, COMMENTS);
-  if (comment) return chars < bodyChars * 0.75 ? `class/id "${comment}"` : undefined;
+  if (comment) return prose < wholeProse * 0.75 ? `class/id "${comment}"` : undefined;
   const boilerplate = furnitureWord(names, BOILERPLATE);
-  return boilerplate && !wrapper ? `class/id "${boilerplate}"` : undefined;
+  if (!boilerplate) return undefined;
+  if (wrapper && !names.some((words) => words.some((word) => NEVER_WRAPPER.has(word)))) return undefined;
+  return `class/id "${boilerplate}"`;
+}
+
+function contains(ancestor: LightElement, element: LightElement): boolean {
+  for (let node: LightElement | null = element; node; node = node.parentNode as LightElement | null) {
+    if (node === ancestor) return true;
+  }
+  return false;
 }

@@ -3,15 +3,23 @@ import { dropFurniture } from './steps/drop-furniture.ts';
 import { pickContent } from './steps/pick-content.ts';
 import { pruneContent } from './steps/prune-content.ts';
 import { restoreTitle } from './steps/restore-title.ts';
+import { trimPromotions } from './steps/trim-promotions.ts';
 import { measureText } from './text-stats.ts';
 import type { Extractor, Removal, Step, StepContext } from './types.ts';
 
 /** The generic extractor's steps, in the order they run. Each can be skipped by name. */
-export const GENERIC_STEPS: readonly Step[] = [dropFurniture, pickContent, pruneContent, restoreTitle];
+export const GENERIC_STEPS: readonly Step[] = [
+  dropFurniture,
+  pickContent,
+  pruneContent,
+  trimPromotions,
+  restoreTitle,
+];
 
 /**
  * Any page: furniture out, the best-scoring container (and its fellow siblings) chosen, cleaned inside,
- * and the headline put back in front when it stood outside. Never `undefined`: it is the last resort.
+ * calls to action after the article dropped, and the headline put back in front when it stood outside.
+ * Never `undefined`: it is the last resort.
  */
 export const genericExtractor: Extractor = {
   id: 'generic',

@@ -138,9 +138,12 @@ export function measureText(root: LightElement): Map<LightElement, TextStats> {
   return stats;
 }
 
-/** An `<a>` that goes somewhere (not `javascript:`, not a bare anchor without `href`). */
+/**
+ * An `<a>` with an `href`, `javascript:` ones included: "back", "print" and "show more" controls are
+ * link text as much as menus are. A bare anchor without `href` is not a link.
+ */
 function isLink(element: LightElement): boolean {
   if (element.localName !== 'a') return false;
   const href = element.getAttribute('href');
-  return href !== null && !/^\s*javascript:/i.test(href);
+  return href !== null;
 }

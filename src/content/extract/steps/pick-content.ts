@@ -220,6 +220,8 @@ function withSiblings(top: LightElement, scores: Map<LightElement, number>, cont
 const LINK_COST = 2;
 /** An ancestor must add this much prose value to be preferred: a stray sentence is not worth the chrome. */
 const CLIMB_MARGIN = 100;
+/** To take the whole body, its prose value must exceed the chosen block's by this factor of that value. */
+const BODY_CLIMB_FACTOR = 1;
 
 /**
  * The prose value of every element: the non-link characters of its paragraphs (own text of 25 or more
@@ -248,20 +250,26 @@ export function proseValues(context: StepContext): Map<LightElement, number> {
 }
 
 /**
- * Of `top` and its ancestors below `<body>`, the one with the most prose value, each step up having to
+ * Of `top` and its ancestors up to `<body>`, the one with the most prose value, each step up having to
  * add at least `CLIMB_MARGIN`: the article's lead and its other text blocks join the body text, while
- * link lists and chrome around it cost more than they bring.
+ * link lists and chrome around it cost more than they bring. `<body>` itself (furniture already gone)
+ * must more than double the value (`BODY_CLIMB_FACTOR`).
  */
 function bestValueAncestor(top: LightElement, context: StepContext): LightElement {
   const values = proseValues(context);
   let best = top;
   let bestValue = values.get(top) ?? 0;
-  for (let node = top.parentNode as LightElement | null; node && node !== context.body; ) {
+  for (let node = top.parentNode as LightElement | null; node; ) {
     const value = values.get(node) ?? 0;
-    if (value > bestValue + CLIMB_MARGIN) {
+    // The whole page only when the chosen block holds a small part of its prose (text left outside
+    // the page's wrappers by broken markup, an article split across top-level blocks).
+    const margin =
+      node === context.body ? Math.max(CLIMB_MARGIN, bestValue * BODY_CLIMB_FACTOR) : CLIMB_MARGIN;
+    if (value > bestValue + margin) {
       best = node;
       bestValue = value;
     }
+    if (node === context.body) break;
     node = node.parentNode as LightElement | null;
   }
   return best;

@@ -7,8 +7,20 @@ import type { Step, StepContext } from '../types.ts';
 
 /** Words of class names for what surrounds an article inside its container: bylines, dates, captions. */
 const AROUND = wordSet(
-  ['authors', 'byline', 'credit', 'credits', 'keywords', 'meta', 'rating', 'tags', 'tagcloud', 'timestamp'],
-  ['author', 'caption', 'copyright'],
+  [
+    'authors',
+    'byline',
+    'credit',
+    'credits',
+    'keywords',
+    'meta',
+    'rating',
+    'tags',
+    'tagcloud',
+    'timestamp',
+    'topics',
+  ],
+  ['author', 'caption', 'category', 'categories', 'copyright'],
 );
 
 /** Blocks judged by their links: related-article lists, "read also" boxes. */
@@ -36,9 +48,13 @@ export const pruneContent: Step = {
   name: 'prune-content',
   run(context) {
     const contentChars = context.roots.reduce((sum, root) => sum + (context.stats.get(root)?.chars ?? 0), 0);
+    const contentProse = context.roots.reduce((sum, root) => {
+      const stats = context.stats.get(root);
+      return sum + (stats?.chars ?? 0) - (stats?.linkChars ?? 0);
+    }, 0);
     const found: Array<[LightElement, string]> = [];
     for (const root of context.roots)
-      collect(root, found, (element) => pruneReason(element, context, contentChars));
+      collect(root, found, (element) => pruneReason(element, context, contentChars, contentProse));
     for (const [element, reason] of found) context.remove(element, 'prune-content', reason);
     for (const root of context.roots) removeDanglingHeadings(root, context);
     context.measure();
@@ -63,8 +79,13 @@ function collect(
   }
 }
 
-function pruneReason(element: LightElement, context: StepContext, contentChars: number): string | undefined {
-  const furniture = furnitureReason(element, context.stats, contentChars);
+function pruneReason(
+  element: LightElement,
+  context: StepContext,
+  contentChars: number,
+  contentProse: number,
+): string | undefined {
+  const furniture = furnitureReason(element, context.stats, contentProse);
   if (furniture) return furniture;
   const name = element.localName;
   if (name === 'figcaption') return '<figcaption>';

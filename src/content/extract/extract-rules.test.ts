@@ -1,0 +1,102 @@
+// One fixture per extraction rule: a small page written for the rule (never copied from a real site),
+// which the extractor got wrong before the rule was added. Each test says what went wrong without it.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { extractHtml } from '../html-extract.ts';
+
+const FIXTURES = new URL('./__fixtures__/', import.meta.url);
+
+function extract(name: string, skipSteps?: string[]) {
+  const html = readFileSync(new URL(name, FIXTURES), 'utf8');
+  return extractHtml(html, {
+    url: 'https://www.example.org/news/page',
+    mode: 'text',
+    explain: true,
+    skipSteps: skipSteps && new Set(skipSteps),
+  });
+}
+
+function assertHas(text: string, snippets: string[]): void {
+  for (const snippet of snippets) assert.ok(text.includes(snippet), `missing: ${snippet}\n---\n${text}`);
+}
+
+function assertLacks(text: string, snippets: string[]): void {
+  for (const snippet of snippets) assert.ok(!text.includes(snippet), `kept: ${snippet}\n---\n${text}`);
+}
+
+test('furniture: a wrapper named like a share bar stays when it holds most of the prose (menus do not count)', () => {
+  // Before: the wrapper held under 40 % of the page's characters (link lists are long), was dropped as
+  // "social" furniture, and the page fell back to its whole body, menus and footer included.
+  const { text, extractor } = extract('furniture--share-named-wrapper.html');
+  assert.equal(extractor, 'generic');
+  assertHas(text, ['Am Freitag gehen in Beispielstadt', 'Alle Termine der kommenden Wochen']);
+  assertLacks(text, ['Startseite und alle Neuigkeiten', 'Unterseite Nummer 3', 'Februar 2020']);
+});
+
+test('furniture: a related-stories block outweighing the article goes, since it does not hold the article', () => {
+  // Before: `story-recommendations` was no furniture word, and a block holding 40 % of the page's text
+  // was kept as a wrapper even when the best-scoring article text stood outside it.
+  const { text, removals } = extract('furniture--large-recommendations-block.html');
+  assertHas(text, ['Rye, sugar, bitters', 'At home, chill one glass']);
+  assertLacks(text, ['Shot happens', 'Why the negroni came back', 'A summer of spritz']);
+  assert.ok(removals?.some((removal) => removal.reason === 'class/id "recommendations"'));
+});
+
+test('furniture: a login dialog is never a wrapper, however much text it holds', () => {
+  // Before: the dialog's help texts outweighed the short video description, so the dialog was kept as a
+  // wrapper, the whole page chosen, and the description dropped as a caption-sized block.
+  const { text } = extract('furniture--login-dialog.html');
+  assertHas(text, ['New York ist das Epizentrum der Corona-Pandemie']);
+  assertLacks(text, ['Passwort vergessen', 'Registrierung war erfolgreich']);
+});
+
+test('furniture: breadcrumbs, category and topic labels, consent placeholders and forum threads by name', () => {
+  // Before: `crumbs`, `category`, `topics`, `placeholder` and `forum` were not furniture words.
+  const { text } = extract('furniture--named-blocks-inside-article.html');
+  assertHas(text, ['Der Bundespräsident hat beim Empfang', 'In seiner Rede dankte er']);
+  assertLacks(text, [
+    'Start › Artikel',
+    'Verbandsnachrichten',
+    'Themen: Ehrenamt',
+    'Wir respektieren deine Privatsphäre',
+    'Schöner Artikel, vielen Dank',
+  ]);
+});
+
+test('recall: article text left outside the page wrappers by broken markup is taken with the whole body', () => {
+  // Before: only the teaser inside <article> came out; the body itself was never a candidate.
+  const { text } = extract('recall--article-after-closed-wrapper.html');
+  assertHas(text, [
+    'Dürfen Eltern zu Hause bleiben',
+    'Gibt es dabei eine Altersgrenze für die Kinder?',
+    'Man kann den Anspruch auf Kinderkrankentage',
+    'Kinderkrankengeld',
+  ]);
+  assertLacks(text, ['Steuern']);
+});
+
+test('recall: a short post is written without the furniture, even when that outweighs it', () => {
+  // Before: content under 250 characters and under half the page's text gave way to the cleaned body as
+  // it was, menu and footer included.
+  const { text } = extract('recall--short-post-without-furniture.html');
+  assertHas(text, ['Ein Film, zwei Kameras.', 'Shuji: Widelux.', 'Dann belichtet Walter in Aachen.']);
+  assertLacks(text, ['Kontakt und Impressum', 'Bendeguz', '(c) 2016']);
+});
+
+test('links: javascript: links count as link text, so a lone "back" button goes', () => {
+  // Before: `javascript:` links were not links, and the button block was prose.
+  const { text } = extract('links--javascript-back-link.html');
+  assertHas(text, ['Die Leitlinien bilden zusammen']);
+  assertLacks(text, ['zurück zur vorherigen Seite']);
+});
+
+test('trim-promotions: subscribe and app lines after the article go; the same words inside it stay', () => {
+  const { text, removals } = extract('promotions--trailing-calls-to-action.html');
+  assertHas(text, ['more than two thousand subscribers', 'the absence of local competition']);
+  assertLacks(text, ['Subscribe now to our e-paper', 'download our apps']);
+  assert.equal(removals?.filter((removal) => removal.step === 'trim-promotions').length, 2);
+  // Without the step both calls to action are part of the article.
+  const without = extract('promotions--trailing-calls-to-action.html', ['trim-promotions']);
+  assertHas(without.text, ['Subscribe now to our e-paper', 'download our apps']);
+});
