@@ -363,6 +363,18 @@ function report(results: EngineResult[], worst: number): void {
       `${result.engine.padEnd(22)} ${percent(set.f1)}  ${percent(set.precision).padStart(9)}  ${percent(set.recall).padStart(6)}  ${String(set.empty).padStart(5)}  ${set.msPerPage.toFixed(1).padStart(8)}  ${set.pagesPerSecond.toFixed(1).padStart(7)}  ${`${result.peakRssMb?.toFixed(0)} MB`.padStart(8)}  (${result.startRssMb?.toFixed(0)} MB)`,
     );
   }
+  // Periscope's rules were tuned looking only at the even pages of the sorted file list; the odd half is held out.
+  console.log(
+    '\nF1 by half (files sorted by name): even = the half extraction rules were tuned on, odd = held out',
+  );
+  for (const result of results) {
+    const set = result.trafilatura;
+    if (!set) continue;
+    const sorted = [...set.perPage].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    const half = (parity: number) =>
+      snippetScore(sorted.filter((_, index) => index % 2 === parity).map((page) => page.counts)).f1;
+    console.log(`${result.engine.padEnd(22)} even ${percent(half(0))}   odd ${percent(half(1))}`);
+  }
   console.log('\nreadability (agreement with Readability.js’s own output; metadata fields equal to its)');
   console.log(`engine                 agreement F1  (P / R)        ms/page  ${METADATA_FIELDS.join(' ')}`);
   for (const result of results) {
