@@ -21,6 +21,10 @@ export const gatewaySchema = z
     keepAliveTimeoutMs: positiveMs.default(5_000),
     /** Open connections at most; more are refused. */
     maxConnections: z.number().int().positive().default(10_000),
+    /** Tool calls (REST and MCP together) running at once; more wait in a FIFO queue. Each can hold a few MB. */
+    maxConcurrentCalls: z.number().int().positive().default(64),
+    /** Tool calls waiting for a free slot at most; past it a call is refused at once (503, `Retry-After: 1`). */
+    maxQueuedCalls: z.number().int().min(0).default(1000),
     /** On SIGTERM/SIGINT: how long calls in flight may take to finish before connections are cut. */
     shutdownTimeoutMs: positiveMs.default(30_000),
     /** Failed authentications per client IP per minute before that IP gets 429 for the rest of the minute. */

@@ -1,13 +1,22 @@
 import type { Periscope } from '../../index.ts';
 import type { Tool } from '../../tools/tool.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
+import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
+import { createCallLimiter, type RefusalReason, refusalReason } from './call-limiter.ts';
 import { LATENCY_BUCKETS_SECONDS, MetricsRegistry } from './metrics.ts';
+
+export interface CallLimits {
+  /** `gateway.maxConcurrentCalls`. Default: no limit. */
+  maxConcurrentCalls?: number;
+  /** `gateway.maxQueuedCalls`. Default: no limit. */
+  maxQueuedCalls?: number;
+}
 
 /**
  * What the gateway counts, and the tool wrapper that counts it. Every tool call, from the REST routes or from
- * /mcp, goes through `instrument`, which also keeps the in-flight count that graceful shutdown waits on.
+ * /mcp, goes through `instrument`, which also keeps the in-flight count that graceful shutdown waits on, and
+ * admits it through the gateway-wide limiter (`limits`): a call that gets no slot is an error result, never run.
  */
-export function createGatewayMetrics() {
+export function createGatewayMetrics(limits: CallLimits = {}) {
   const registry = new MetricsRegistry();
   const calls = registry.counter('periscope_tool_calls_total', 'Tool calls by tool, surface and outcome.');
   const errors = registry.counter(
@@ -23,7 +32,20 @@ export function createGatewayMetrics() {
     'periscope_cache_hits_total',
     'Tool calls answered from a cache (result data.cached), by tool.',
   );
-  const inFlightGauge = registry.gauge('periscope_tool_calls_in_flight', 'Tool calls running now.');
+  const inFlightGauge = registry.gauge(
+    'periscope_tool_calls_in_flight',
+    'Tool calls running now (not counting queued ones), at most gateway.maxConcurrentCalls.',
+  );
+  const queuedGauge = registry.gauge(
+    'periscope_tool_calls_queued',
+    'Tool calls waiting for a free slot (gateway.maxConcurrentCalls), at most gateway.maxQueuedCalls.',
+  );
+  const refusedCalls = registry.counter(
+    'periscope_tool_calls_refused_total',
+    'Tool calls refused without running, by surface and reason (overloaded: the queue was full; shutting_down).',
+  );
+  inFlightGauge.set({}, 0);
+  queuedGauge.set({}, 0);
   const httpRequests = registry.counter(
     'periscope_http_requests_total',
     'HTTP requests by route and status code.',
@@ -49,6 +71,13 @@ export function createGatewayMetrics() {
 
   let inFlight = 0;
   const idleWaiters = new Set<() => void>();
+  const limiter = createCallLimiter({
+    maxConcurrent: limits.maxConcurrentCalls ?? Number.POSITIVE_INFINITY,
+    maxQueued: limits.maxQueuedCalls ?? Number.POSITIVE_INFINITY,
+    onChange: ({ queued }) => queuedGauge.set({}, queued),
+  });
+  /** Results of calls that never ran, and why: the REST route answers them 503. */
+  const refusals = new WeakMap<ToolResult, RefusalReason>();
 
   function settle(): void {
     inFlight -= 1;
@@ -71,6 +100,16 @@ export function createGatewayMetrics() {
       inputSchema: tool.inputSchema,
       jsonSchema: tool.jsonSchema,
       execute: async (input, options) => {
+        let release: () => void;
+        try {
+          release = await limiter.acquire(options?.signal);
+        } catch (error) {
+          const result = toErrorResult(error, tool.name);
+          const reason = refusalReason(error);
+          if (reason) refusals.set(result, reason);
+          if (reason && reason !== 'aborted') refusedCalls({ surface, reason });
+          return result as ToolResult<DATA>;
+        }
         inFlight += 1;
         inFlightGauge.set({}, inFlight);
         const started = performance.now();
@@ -80,6 +119,7 @@ export function createGatewayMetrics() {
           return result;
         } finally {
           settle();
+          release();
         }
       },
     };
@@ -113,6 +153,13 @@ export function createGatewayMetrics() {
     get inFlight() {
       return inFlight;
     },
+    get queued() {
+      return limiter.queued;
+    },
+    /** Why this result's call never ran (queue full, shutting down, client gone), or undefined when it ran. */
+    refusal: (result: ToolResult): RefusalReason | undefined => refusals.get(result),
+    /** Shutdown: answer every queued call now (ABORTED, `shutting_down`) and refuse new ones; running calls go on. */
+    closeQueue: () => limiter.close(),
     /** Resolves when no tool call is running. */
     idle(): Promise<void> {
       if (inFlight === 0) return Promise.resolve();

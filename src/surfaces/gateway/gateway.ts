@@ -63,7 +63,10 @@ const SESSION_HEADER = 'periscope-session';
 export function createGateway(options: GatewayOptions): Gateway {
   const { periscope } = options;
   const config = options.config ?? periscope.config.gateway;
-  const metrics = createGatewayMetrics();
+  const metrics = createGatewayMetrics({
+    maxConcurrentCalls: config.maxConcurrentCalls,
+    maxQueuedCalls: config.maxQueuedCalls,
+  });
   const restTools = new Map<string, Tool>(
     periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'rest')]),
   );
@@ -222,7 +225,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         ? `${principal.agent}/${session}`
         : `${principal.agent}/${randomUUID()}`;
     const result = await tool.execute(input, { signal: abort.signal, agentId: principal.agent, sessionId });
-    if (!response.destroyed) sendJson(response, 200, result);
+    if (response.destroyed) return;
+    // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
+    const refusal = metrics.refusal(result);
+    if (refusal === 'overloaded') sendJson(response, 503, result, { 'retry-after': '1' });
+    else if (refusal === 'shutting_down')
+      sendJson(response, 503, result, { 'retry-after': '1', connection: 'close' });
+    else sendJson(response, 200, result);
   }
 
   /** A key's own `--rate`: the gateway's per-client limit, answered with 429 like the auth limit. */
@@ -294,6 +303,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function drain(): Promise<{ drained: boolean; inFlightAtStart: number }> {
     const inFlightAtStart = metrics.inFlight;
+    metrics.closeQueue(); // calls that never started are answered now, not after the running ones
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     let timer: NodeJS.Timeout | undefined;
