@@ -1,4 +1,5 @@
 import { scanTags } from './scan-tags.ts';
+import { VOID_ELEMENTS } from './void-elements.ts';
 
 export interface NestingResult {
   html: string;
@@ -61,28 +62,6 @@ export function limitNesting(html: string, maxDepth: number, options: NestingOpt
   };
 }
 
-/** htmlparser2's `voidElements`: never on the stack. */
-const VOID_ELEMENTS = new Set([
-  'area',
-  'base',
-  'basefont',
-  'br',
-  'col',
-  'command',
-  'embed',
-  'frame',
-  'hr',
-  'img',
-  'input',
-  'isindex',
-  'keygen',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
 /** Where `/>` closes an element (htmlparser2's foreign context), and the elements that switch it off again. */
 const FOREIGN_ELEMENTS = new Set(['svg', 'math']);
 const HTML_INTEGRATION_ELEMENTS = new Set([

@@ -1,28 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { LightDocument, type LightElement, LightText } from './light-dom.ts';
-
-/** htmlparser2's void elements: opened and closed at once, never on its stack. */
-const VOID_ELEMENTS = new Set([
-  'area',
-  'base',
-  'basefont',
-  'br',
-  'col',
-  'command',
-  'embed',
-  'frame',
-  'hr',
-  'img',
-  'input',
-  'isindex',
-  'keygen',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
+import { VOID_ELEMENTS } from './void-elements.ts';
 
 /** Elements that stay in `<head>` when they come before any content. */
 const HEAD_ELEMENTS = new Set(['title', 'meta', 'link', 'base', 'script', 'style', 'template', 'noscript']);
