@@ -2,7 +2,9 @@
 // each adapter loads its framework and no other. Checked in a fresh process that records every module resolved.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 
@@ -64,5 +66,46 @@ test('package.json exports each adapter as a subpath with its types, built from 
   }
   for (const framework of ['openai', '@anthropic-ai/sdk', 'ai', '@langchain/core']) {
     assert.equal(manifest.peerDependenciesMeta[framework]?.optional, true, framework);
+  }
+});
+
+// The CLI loads a command's modules only when that command runs (cold start: bench/cold-start.bench.ts).
+const CLI_RECORDER = `
+import { registerHooks } from 'node:module';
+const seen = new Set();
+registerHooks({ resolve(specifier, context, next) { const result = next(specifier, context); seen.add(result.url); return result; } });
+const { main } = await import(process.argv[1]);
+const sink = { write() { return true; } };
+const code = await main(process.argv.slice(2), { stdout: sink, stderr: sink, stdin: process.stdin, env: {}, cwd: process.cwd() });
+process.stdout.write(JSON.stringify({ code, loaded: [...seen] }));
+`;
+
+test('periscope extract loads the content pipeline only: no config schema, YAML, store, search or network code', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'periscope-extract-')), 'page.html');
+  writeFileSync(file, '<html><body><article><h1>Title</h1><p>Some text.</p></article></body></html>');
+  const main = new URL('../src/surfaces/cli/main.ts', import.meta.url).href;
+  const { stdout } = await run(process.execPath, [
+    '--input-type=module',
+    '-e',
+    CLI_RECORDER,
+    main,
+    'extract',
+    file,
+  ]);
+  const { code, loaded } = JSON.parse(stdout) as { code: number; loaded: string[] };
+  assert.equal(code, 0);
+  assert.ok(
+    loaded.some((url) => url.endsWith('/src/content/html-extract.ts')),
+    'the extractor ran',
+  );
+  const unwanted = [
+    '/node_modules/zod/',
+    '/node_modules/yaml/',
+    '/src/store/',
+    '/src/search/',
+    '/src/net/http-client.ts',
+  ];
+  for (const part of unwanted) {
+    assert.ok(!loaded.some((url) => url.includes(part)), `${part} should not load for extract`);
   }
 });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { PeriscopeError } from '../errors.ts';
 import { DEFAULT_STORE_URL } from '../store/open-store.ts';
@@ -78,6 +78,12 @@ export function validateConfig(input: unknown, source?: string): PeriscopeConfig
     `config${source ? ` ${source}` : ''} is invalid; fix these and try again`,
     formatIssues(result.error.issues),
   );
+}
+
+// The YAML parser (72 modules) loads only when a YAML file is read; loadConfig stays synchronous.
+function parseYaml(text: string): unknown {
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.parse(text);
 }
 
 function readConfigFile(path: string): unknown {

@@ -1,12 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isPeriscopeError } from '../../errors.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from './cli-error.ts';
-import { configCommand } from './commands/config-show.ts';
-import { extractCommand } from './commands/extract.ts';
-import { fetchCommand } from './commands/fetch.ts';
-import { mcpCommand } from './commands/mcp.ts';
-import { imagesCommand, searchCommand } from './commands/search.ts';
-import { statusCommand } from './commands/status.ts';
 import { type CliIo, processIo, writeLine } from './io.ts';
 
 const HELP = `periscope — safe web access for LLM agents
@@ -32,16 +26,17 @@ Options:
 
 Exit codes: 0 ok, 1 tool error, 2 usage or config error.`;
 
+// Each command loads its own modules when it runs, so `extract` or `config show` does not pay for the search
+// providers, the store or the gateway (cold start: bench/cold-start.bench.ts).
 const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
-  search: searchCommand,
-  images: imagesCommand,
-  fetch: fetchCommand,
-  extract: extractCommand,
-  config: configCommand,
-  status: statusCommand,
+  search: async (argv, io) => (await import('./commands/search.ts')).searchCommand(argv, io),
+  images: async (argv, io) => (await import('./commands/search.ts')).imagesCommand(argv, io),
+  fetch: async (argv, io) => (await import('./commands/fetch.ts')).fetchCommand(argv, io),
+  extract: async (argv, io) => (await import('./commands/extract.ts')).extractCommand(argv, io),
+  config: async (argv, io) => (await import('./commands/config-show.ts')).configCommand(argv, io),
+  status: async (argv, io) => (await import('./commands/status.ts')).statusCommand(argv, io),
   credits: async (argv, io) => (await import('./commands/credits.ts')).creditsCommand(argv, io),
-  mcp: mcpCommand,
-  // The gateway's modules load only for its commands.
+  mcp: async (argv, io) => (await import('./commands/mcp.ts')).mcpCommand(argv, io),
   serve: async (argv, io) => (await import('./commands/serve.ts')).serveCommand(argv, io),
   keys: async (argv, io) => (await import('./commands/keys.ts')).keysCommand(argv, io),
   ask: async (argv, io) => (await import('./commands/ask.ts')).askCommand(argv, io),
