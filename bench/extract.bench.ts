@@ -57,15 +57,14 @@ interface EngineResult {
     precision: number;
     recall: number;
     empty: number;
-    msPerPage: number;
-    pagesPerSecond: number;
+    timing: Timing;
     perPage: PageResult[];
   };
   readability?: {
     pages: number;
     agreement: { precision: number; recall: number; f1: number };
     metadata: Record<MetadataField, number>;
-    msPerPage: number;
+    timing: Timing;
   };
   /** RSS with the engine loaded, before the first page. */
   startRssMb?: number;
@@ -150,7 +149,7 @@ type ChildLine =
   | {
       done: true;
       skipped?: string;
-      msPerPage?: Record<'trafilatura' | 'readability', number>;
+      timing?: Record<'trafilatura' | 'readability', Timing>;
       startRssMb?: number;
       peakRssMb?: number;
     };
@@ -166,19 +165,33 @@ async function timed<PAGE>(
   load: (page: PAGE) => { html: string; body: Uint8Array; url: string },
   extract: (input: { html: string; body: Uint8Array; url: string }) => Promise<Extraction | undefined>,
   emit: (index: number, output: Extraction | undefined) => void,
-): Promise<number> {
+): Promise<Timing> {
   for (const page of pages.slice(0, 5)) await extract(load(page)); // warm-up
-  let elapsed = 0;
+  const samples: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
     for (const [index, page] of pages.entries()) {
       const input = load(page);
       const started = performance.now();
       const output = await extract(input);
-      elapsed += performance.now() - started;
+      samples.push(performance.now() - started);
       if (round === 0) emit(index, output);
     }
   }
-  return elapsed / (pages.length * rounds);
+  const sorted = samples.sort((a, b) => a - b);
+  const at = (fraction: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+  return {
+    msPerPage: sorted.reduce((sum, value) => sum + value, 0) / sorted.length,
+    p50: at(0.5),
+    p95: at(0.95),
+  };
+}
+
+/** Time per page in ms: the mean (pages/s is its inverse), the median and the 95th percentile. */
+interface Timing {
+  msPerPage: number;
+  p50: number;
+  p95: number;
 }
 
 /**
@@ -228,7 +241,7 @@ async function runEngine(engine: Engine, rounds: number): Promise<void> {
   );
   write({
     done: true,
-    msPerPage: { trafilatura, readability },
+    timing: { trafilatura, readability },
     startRssMb,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   });
@@ -247,7 +260,7 @@ async function scoreEngine(engine: Engine, rounds: number, semiSpaceMb: number):
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as ChildLine);
   const done = lines.find((line) => 'done' in line);
-  if (!done?.msPerPage) return { engine, skipped: done?.skipped ?? 'the engine’s process wrote no result' };
+  if (!done?.timing) return { engine, skipped: done?.skipped ?? 'the engine’s process wrote no result' };
   const outputs = (set: 'trafilatura' | 'readability') => {
     const bySet = new Map<number, Extraction | null>();
     for (const line of lines) if ('set' in line && line.set === set) bySet.set(line.index, line.output);
@@ -299,15 +312,14 @@ async function scoreEngine(engine: Engine, rounds: number, semiSpaceMb: number):
       precision: score.precision,
       recall: score.recall,
       empty,
-      msPerPage: done.msPerPage.trafilatura,
-      pagesPerSecond: 1000 / done.msPerPage.trafilatura,
+      timing: done.timing.trafilatura,
       perPage,
     },
     readability: {
       pages: readabilityPages.length,
       agreement: shingleScore(shingles),
       metadata,
-      msPerPage: done.msPerPage.readability,
+      timing: done.timing.readability,
     },
     ...(done.startRssMb === undefined ? {} : { startRssMb: done.startRssMb }),
     ...(done.peakRssMb === undefined ? {} : { peakRssMb: done.peakRssMb }),
@@ -347,11 +359,13 @@ if (childEngine) {
 
 function report(results: EngineResult[], worst: number): void {
   const percent = (value: number) => value.toFixed(3);
+  const speed = (timing: Timing) =>
+    `${(1000 / timing.msPerPage).toFixed(1).padStart(7)}  ${timing.p50.toFixed(1).padStart(6)}  ${timing.p95.toFixed(1).padStart(6)}`;
   const heap = semiSpaceMb > 0 ? `--max-semi-space-size=${semiSpaceMb}` : 'V8’s default heap sizes';
   console.log(`Extraction side by side (node ${process.version}, ${heap}, ${rounds} round(s) per set)\n`);
   console.log('trafilatura-dev (human judgements; trafilatura’s metric)');
   console.log(
-    'engine                    F1   precision  recall  empty   ms/page  pages/s  peak RSS  (loaded)',
+    'engine                    F1   precision  recall  empty   pages/s  p50 ms  p95 ms  peak RSS  (loaded)',
   );
   for (const result of results) {
     const set = result.trafilatura;
@@ -360,7 +374,7 @@ function report(results: EngineResult[], worst: number): void {
       continue;
     }
     console.log(
-      `${result.engine.padEnd(22)} ${percent(set.f1)}  ${percent(set.precision).padStart(9)}  ${percent(set.recall).padStart(6)}  ${String(set.empty).padStart(5)}  ${set.msPerPage.toFixed(1).padStart(8)}  ${set.pagesPerSecond.toFixed(1).padStart(7)}  ${`${result.peakRssMb?.toFixed(0)} MB`.padStart(8)}  (${result.startRssMb?.toFixed(0)} MB)`,
+      `${result.engine.padEnd(22)} ${percent(set.f1)}  ${percent(set.precision).padStart(9)}  ${percent(set.recall).padStart(6)}  ${String(set.empty).padStart(5)}  ${speed(set.timing)}  ${`${result.peakRssMb?.toFixed(0)} MB`.padStart(8)}  (${result.startRssMb?.toFixed(0)} MB)`,
     );
   }
   // Periscope's rules were tuned looking only at the even pages of the sorted file list; the odd half is held out.
@@ -376,7 +390,9 @@ function report(results: EngineResult[], worst: number): void {
     console.log(`${result.engine.padEnd(22)} even ${percent(half(0))}   odd ${percent(half(1))}`);
   }
   console.log('\nreadability (agreement with Readability.js’s own output; metadata fields equal to its)');
-  console.log(`engine                 agreement F1  (P / R)        ms/page  ${METADATA_FIELDS.join(' ')}`);
+  console.log(
+    `engine                 agreement F1  (P / R)          pages/s  p50 ms  p95 ms  ${METADATA_FIELDS.join(' ')}`,
+  );
   for (const result of results) {
     const set = result.readability;
     if (!set) continue;
@@ -384,14 +400,17 @@ function report(results: EngineResult[], worst: number): void {
       ' ',
     );
     console.log(
-      `${result.engine.padEnd(22)} ${percent(set.agreement.f1).padStart(12)}  (${percent(set.agreement.precision)} / ${percent(set.agreement.recall)})  ${set.msPerPage.toFixed(1).padStart(7)}  ${fields}   of ${set.pages}`,
+      `${result.engine.padEnd(22)} ${percent(set.agreement.f1).padStart(12)}  (${percent(set.agreement.precision)} / ${percent(set.agreement.recall)})  ${speed(set.timing)}  ${fields}   of ${set.pages}`,
     );
   }
   const ours = results.find((result) => result.engine === 'periscope');
-  const linkedom = results.find((result) => result.engine === 'readability+linkedom');
-  if (ours?.trafilatura && linkedom?.trafilatura && ours.readability && linkedom.readability) {
+  for (const peer of ['readability+jsdom', 'readability+linkedom'] as const) {
+    const other = results.find((result) => result.engine === peer);
+    if (!ours?.trafilatura || !ours.readability || !other?.trafilatura || !other.readability) continue;
+    const throughput = (set: 'trafilatura' | 'readability') =>
+      ((other[set]?.timing.msPerPage ?? 0) / (ours[set]?.timing.msPerPage ?? 1)).toFixed(1);
     console.log(
-      `\nperiscope time / readability+linkedom time: ${(ours.trafilatura.msPerPage / linkedom.trafilatura.msPerPage).toFixed(2)} on trafilatura-dev, ${(ours.readability.msPerPage / linkedom.readability.msPerPage).toFixed(2)} on readability (goal ≤ 0.6)`,
+      `\nperiscope throughput / ${peer}: ${throughput('trafilatura')}× on trafilatura-dev, ${throughput('readability')}× on readability${peer === 'readability+jsdom' ? ' (goal: ≥ 3×)' : ''}`,
     );
   }
   if (ours?.trafilatura && worst > 0) {
