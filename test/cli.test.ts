@@ -4,18 +4,20 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
-import { type CliRun, runCli } from './support/run-cli.ts';
+import { startConnectProxyServer } from '../src/testing/connect-proxy-server.ts';
+import { startDnsServer } from '../src/testing/dns-server.ts';
+import { startHttpServerOn } from '../src/testing/loopback-server.ts';
+import { startSocks5Server } from '../src/testing/socks5-server.ts';
+import { startTestServer, type TestHandler, type TestServer } from '../src/testing/test-server.ts';
+import { TEST_TLS_CERT } from '../src/testing/tls-fixtures.ts';
+import { type CliRun, type RunCliOptions, runCli } from './support/run-cli.ts';
 
 const PAGE = `<!doctype html><html><head><title>Tide tables</title></head><body><main><h1>Tide tables</h1>
 ${'<p>High tide at Brest is at 06:12 and 18:40 today; the coefficient is 95, a spring tide.</p>'.repeat(8)}</main></body></html>`;
 
 type Run = CliRun;
 
-function run(
-  args: string[],
-  options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {},
-): Promise<Run> {
+function run(args: string[], options: Partial<RunCliOptions> = {}): Promise<Run> {
   return runCli(args, {
     ...options,
     cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'periscope-cli-')),
@@ -25,15 +27,35 @@ function run(
 
 function assertOneLineError(result: Run, code: number, pattern: RegExp): void {
   assert.equal(result.code, code, result.stderr);
-  assert.match(result.stderr, pattern);
+  assert.match(result.stderr.trimEnd(), pattern);
   assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
   assert.equal(result.stderr.trim().split('\n').length, 1, `one line, got: ${result.stderr}`);
+}
+
+const OPEN = ['--allow-private-network', '127.0.0.1'];
+
+const unique = (items: readonly string[]): string[] => [...new Set(items)];
+
+/** `/chain/N` redirects to `/chain/N-1`; `/chain/0` is the page. */
+function redirectChain(length: number): Record<string, TestHandler> {
+  const routes: Record<string, TestHandler> = {
+    '/chain/0': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
+  };
+  for (let hop = 1; hop <= length; hop += 1)
+    routes[`/chain/${hop}`] = (_request, response) =>
+      response.writeHead(302, { location: `/chain/${hop - 1}` }).end();
+  return routes;
 }
 
 let server: TestServer;
 before(async () => {
   server = await startTestServer({
     '/tides': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
+    // Never answers: the client's deadline has to end the call.
+    '/slow': () => {},
+    '/big': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(5000)),
+    ...redirectChain(3),
   });
 });
 after(() => server.close());
@@ -171,13 +193,276 @@ test('config show prints the effective config with secrets redacted', async () =
   assert.match(result.stderr, /# from .*periscope\.config\.yaml/);
 });
 
-test('extract reads a file or stdin, offline', async () => {
+test('extract reads a file or stdin, offline; --url makes relative links absolute', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
-  writeFileSync(join(cwd, 'page.html'), PAGE.replace('<h1>', '<p><a href="/almanac">Almanac</a></p><h1>'));
-  const fromFile = await run(['extract', 'page.html', '--url', 'https://tides.example/today'], { cwd });
+  const linked = PAGE.replace(
+    '<h1>Tide tables</h1>',
+    '<h1>Tide tables</h1><p>See the <a href="../almanac/2026">almanac</a> for the year.</p>',
+  );
+  writeFileSync(join(cwd, 'page.html'), linked);
+  const fromFile = await run(['extract', 'page.html', '--url', 'https://tides.example/today/brest'], { cwd });
   assert.equal(fromFile.code, 0, fromFile.stderr);
   assert.match(fromFile.stdout, /High tide at Brest/);
+  assert.match(fromFile.stdout, /\[almanac\]\(https:\/\/tides\.example\/almanac\/2026\)/);
   const fromStdin = await run(['extract', '--mode', 'text', '--json'], { stdin: PAGE });
   assert.equal(fromStdin.code, 0, fromStdin.stderr);
   assert.equal((JSON.parse(fromStdin.stdout) as { title: string }).title, 'Tide tables');
+});
+
+test('extract: empty, textless and binary input, and --config, are one line with the right exit code', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
+  writeFileSync(join(cwd, 'empty.html'), '');
+  writeFileSync(
+    join(cwd, 'blank.html'),
+    '<!doctype html><html><head><title></title></head><body></body></html>',
+  );
+  writeFileSync(
+    join(cwd, 'data.bin'),
+    Buffer.from(Array.from({ length: 4096 }, (_, index) => (index * 7) % 256)),
+  );
+  const [empty, blank, binary, config] = await Promise.all([
+    run(['extract', 'empty.html'], { cwd }),
+    run(['extract', 'blank.html'], { cwd }),
+    run(['extract', 'data.bin'], { cwd }),
+    run(['extract', 'blank.html', '--config', 'periscope.config.yaml'], { cwd }),
+  ]);
+  assertOneLineError(empty, 2, /^periscope: empty\.html is empty: give an HTML file$/);
+  assertOneLineError(blank, 1, /^periscope: blank\.html has no readable text/);
+  assertOneLineError(binary, 1, /^periscope: data\.bin is binary data, not HTML; give an HTML page/);
+  assertOneLineError(config, 2, /^periscope: extract is offline and reads no config; drop --config/);
+  for (const result of [empty, blank, binary, config]) assert.equal(result.stdout, '');
+});
+
+test('unsupported schemes: exit 1, one line saying only http and https can be fetched, no allow-list hint', async () => {
+  const urls = [
+    'file:///etc/passwd',
+    'ftp://127.0.0.1/x',
+    'gopher://127.0.0.1:70/1',
+    'data:text/html,<p>hi</p>',
+    'javascript:alert(1)',
+  ];
+  const results = await Promise.all(urls.map((url) => run(['fetch', url])));
+  for (const [index, result] of results.entries()) {
+    const scheme = (urls[index] as string).split(':')[0] as string;
+    assertOneLineError(
+      result,
+      1,
+      new RegExp(
+        `^periscope: .*the scheme "${scheme}:" is not allowed; only http and https URLs can be fetched`,
+      ),
+    );
+    assert.doesNotMatch(result.stderr, /--allow-private-network/, urls[index]);
+  }
+});
+
+test('fetch --json on an error prints the ToolResult with the error code on stdout, exit 1', async () => {
+  const before = server.calls.length;
+  const result = await run(['fetch', `${server.url}/tides`, '--json']);
+  assert.equal(result.code, 1, result.stderr);
+  const parsed = JSON.parse(result.stdout) as {
+    isError: boolean;
+    data: { error: { code: string; details: { reason: string } } };
+  };
+  assert.equal(parsed.isError, true);
+  assert.equal(parsed.data.error.code, 'URL_BLOCKED');
+  assert.equal(parsed.data.error.details.reason, 'loopback');
+  assert.equal(server.calls.length, before);
+});
+
+test('timeouts: the message names the phase and its limit, the hint the flag that raises it', async () => {
+  const [total, headers] = await Promise.all([
+    run(['fetch', `${server.url}/slow`, ...OPEN, '--timeout-ms', '300']),
+    run(['fetch', `${server.url}/slow`, ...OPEN, '--headers-timeout-ms', '200']),
+  ]);
+  assertOneLineError(
+    total,
+    1,
+    /timed out after 300 ms in total \(totalTimeoutMs\) \(raise it with --timeout-ms N\)$/,
+  );
+  assertOneLineError(
+    headers,
+    1,
+    /timed out after 200 ms waiting for headers \(headersTimeoutMs\) \(raise it with --headers-timeout-ms N\)$/,
+  );
+});
+
+test('--max-bytes: a larger body is refused, naming the limit and the flag', async () => {
+  const [small, large] = await Promise.all([
+    run(['fetch', `${server.url}/big`, ...OPEN, '--max-bytes', '1000']),
+    run(['fetch', `${server.url}/big`, ...OPEN, '--max-bytes', '6000', '--max-chars', '100']),
+  ]);
+  assertOneLineError(small, 1, /larger than 1000 bytes \(maxBytes\).*\(raise it with --max-bytes N\)$/);
+  assert.equal(large.code, 0, large.stderr);
+});
+
+test('--max-redirects: a chain longer than N fails naming the limit, N hops pass, -1 is a usage error', async () => {
+  const [short, exact, negative] = await Promise.all([
+    run(['fetch', `${server.url}/chain/3`, ...OPEN, '--max-redirects', '2']),
+    run(['fetch', `${server.url}/chain/3`, ...OPEN, '--max-redirects', '3']),
+    run(['fetch', `${server.url}/chain/3`, ...OPEN, '--max-redirects', '-1']),
+  ]);
+  assertOneLineError(
+    short,
+    1,
+    /more than 2 redirects \(maxRedirects\).*\(raise it with --max-redirects N\)$/,
+  );
+  assert.equal(exact.code, 0, exact.stderr);
+  assert.match(exact.stdout, /High tide at Brest/);
+  assertOneLineError(negative, 2, /^periscope: --max-redirects expects a whole number ≥ 0, got '-1'$/);
+});
+
+test('a flag without its value is one line naming the flag', async () => {
+  assertOneLineError(
+    await run(['fetch', `${server.url}/tides`, '--proxy', '--json']),
+    2,
+    /^periscope: --proxy needs a value.*see 'periscope fetch --help'$/,
+  );
+});
+
+test('--allow-private-network is repeatable: every value is honoured', async () => {
+  const second = await startHttpServerOn('127.0.0.2', (_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
+  );
+  try {
+    const both = ['--allow-private-network', '127.0.0.1/32', '--allow-private-network', '127.0.0.2'];
+    const [first, other, onlyFirst] = await Promise.all([
+      run(['fetch', `${server.url}/tides`, ...both]),
+      run(['fetch', `${second.url}/tides`, ...both]),
+      run(['fetch', `${second.url}/tides`, '--allow-private-network', '127.0.0.1/32']),
+    ]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(other.code, 0, other.stderr);
+    assert.match(other.stdout, /High tide at Brest/);
+    assertOneLineError(onlyFirst, 1, /127\.0\.0\.2 is a non-public address/);
+    assert.equal(second.calls.filter((call) => call.url.pathname === '/tides').length, 1);
+  } finally {
+    await second.close();
+  }
+});
+
+test('--proxy: a CONNECT and a SOCKS5 proxy carry the fetch, and a private target is still refused before them', async () => {
+  const connect = await startConnectProxyServer();
+  const socks = await startSocks5Server();
+  try {
+    const [viaConnect, viaSocks, blockedConnect, blockedSocks] = await Promise.all([
+      run(['fetch', `${server.url}/tides`, ...OPEN, '--proxy', connect.url]),
+      run(['fetch', `${server.url}/tides`, ...OPEN, '--proxy', socks.url]),
+      run(['fetch', `${server.url}/tides?blocked`, '--proxy', connect.url]),
+      run(['fetch', `${server.url}/tides?blocked`, '--proxy', socks.url]),
+    ]);
+    assert.equal(viaConnect.code, 0, viaConnect.stderr);
+    assert.match(viaConnect.stdout, /High tide at Brest/);
+    assert.equal(viaSocks.code, 0, viaSocks.stderr);
+    // Each fetch asks for robots.txt, then the page: two tunnels, both to the checked address.
+    assert.deepEqual(unique(connect.connects), [`127.0.0.1:${server.port}`]);
+    assert.deepEqual(unique(socks.connects.map(({ host, port }) => `${host}:${port}`)), [
+      `127.0.0.1:${server.port}`,
+    ]);
+    assertOneLineError(blockedConnect, 1, /127\.0\.0\.1 is a non-public address.*--allow-private-network/);
+    assertOneLineError(blockedSocks, 1, /127\.0\.0\.1 is a non-public address.*--allow-private-network/);
+    assert.equal(server.calls.filter((call) => call.url.search === '?blocked').length, 0);
+  } finally {
+    await Promise.all([connect.close(), socks.close()]);
+  }
+});
+
+test('--dns-server: names resolve through it, and an answer in a private range is refused without the flag', async () => {
+  const dns = await startDnsServer({ 'tides.test': ['127.0.0.1'] });
+  try {
+    const url = `http://tides.test:${server.port}/tides`;
+    const [opened, refused] = await Promise.all([
+      run(['fetch', url, '--dns-server', dns.address, '--allow-private-network', '127.0.0.1/32']),
+      run(['fetch', `${url}?refused`, '--dns-server', dns.address]),
+    ]);
+    assert.equal(opened.code, 0, opened.stderr);
+    assert.match(opened.stdout, /High tide at Brest/);
+    assertOneLineError(
+      refused,
+      1,
+      /host "tides\.test" resolves to 127\.0\.0\.1, a non-public address \(loopback, 127\.0\.0\.0\/8\) \(if you trust that network, open it with --allow-private-network/,
+    );
+    assert.equal(server.calls.filter((call) => call.url.search === '?refused').length, 0);
+    assert.ok(dns.queries.some((query) => query.name === 'tides.test'));
+  } finally {
+    await dns.close();
+  }
+});
+
+test('proxy environment variables: HTTP_PROXY, HTTPS_PROXY and ALL_PROXY carry the fetch, NO_PROXY bypasses', async () => {
+  const connect = await startConnectProxyServer();
+  const bypassed = await startConnectProxyServer();
+  const socks = await startSocks5Server();
+  const secure = await startHttpServerOn(
+    '127.0.0.1',
+    (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
+    { tls: true },
+  );
+  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
+  writeFileSync(join(cwd, 'test-ca.pem'), TEST_TLS_CERT);
+  try {
+    const page = `${server.url}/tides`;
+    const [http, https, all, direct] = await Promise.all([
+      run(['fetch', page, ...OPEN], { cwd, env: { HTTP_PROXY: connect.url } }),
+      run(['fetch', `${secure.url}/tides`, ...OPEN], {
+        cwd,
+        env: { HTTPS_PROXY: connect.url, NODE_EXTRA_CA_CERTS: join(cwd, 'test-ca.pem') },
+      }),
+      run(['fetch', page, ...OPEN], { cwd, env: { ALL_PROXY: socks.url } }),
+      run(['fetch', `${page}?direct`, ...OPEN], {
+        cwd,
+        env: { HTTP_PROXY: bypassed.url, NO_PROXY: '127.0.0.1' },
+      }),
+    ]);
+    for (const result of [http, https, all, direct]) {
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /High tide at Brest/);
+    }
+    assert.deepEqual(
+      unique(connect.connects).toSorted(),
+      [`127.0.0.1:${secure.port}`, `127.0.0.1:${server.port}`].toSorted(),
+    );
+    assert.deepEqual(unique(socks.connects.map(({ host, port }) => `${host}:${port}`)), [
+      `127.0.0.1:${server.port}`,
+    ]);
+    assert.deepEqual(bypassed.connects, []);
+    assert.equal(server.calls.filter((call) => call.url.search === '?direct').length, 1);
+  } finally {
+    await Promise.all([connect.close(), bypassed.close(), socks.close(), secure.close()]);
+  }
+});
+
+test('config show shows the proxy from the environment, redacted, and says where it came from', async () => {
+  const result = await run(['config', 'show', '--json'], {
+    env: { HTTPS_PROXY: 'http://me:hunter2@127.0.0.1:3128', NO_PROXY: 'intranet.test' },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const shown = JSON.parse(result.stdout) as { network: { proxy: string; noProxy: string } };
+  assert.equal(shown.network.proxy, 'http://me:[redacted]@127.0.0.1:3128');
+  assert.equal(shown.network.noProxy, 'intranet.test');
+  assert.doesNotMatch(result.stdout + result.stderr, /hunter2/);
+  assert.match(result.stderr, /^# network\.proxy: from the environment \(HTTPS_PROXY\)$/m);
+  assert.match(result.stderr, /^# network\.noProxy: from the environment \(NO_PROXY\)$/m);
+  const plain = await run(['config', 'show', '--json']);
+  assert.equal((JSON.parse(plain.stdout) as { network: { proxy: null } }).network.proxy, null);
+  assert.doesNotMatch(plain.stderr, /environment/);
+});
+
+test('config without a subcommand is one line naming config show', async () => {
+  assertOneLineError(await run(['config']), 2, /^periscope: missing subcommand: 'periscope config show'/);
+});
+
+test('a reader that closes the pipe early ends the command quietly: no stack, exit 0', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
+  writeFileSync(
+    join(cwd, 'big.html'),
+    PAGE.replace('</main>', `${'<p>Another line of tide tables for the coast.</p>\n'.repeat(20_000)}</main>`),
+  );
+  const [extract, config] = await Promise.all([
+    run(['extract', 'big.html'], { cwd, closeStdout: true }),
+    run(['config', 'show', '--json'], { cwd, closeStdout: true }),
+  ]);
+  for (const result of [extract, config]) {
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /EPIPE|\n\s+at /);
+  }
 });

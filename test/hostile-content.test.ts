@@ -5,6 +5,8 @@ import type { ServerResponse } from 'node:http';
 import { after, before, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { createPeriscope } from '../src/index.ts';
+import { type LoopbackServer, startCanaryServer } from '../src/testing/loopback-server.ts';
+import { measureMemoryGrowth } from '../src/testing/memory-growth.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 import type { WebFetchData } from '../src/tools/web-fetch.ts';
 
@@ -32,6 +34,29 @@ const PDF_BYTES = Buffer.concat([
   Buffer.from('\n1 0 obj <</Length 9>> stream\n'),
   Buffer.from(Array.from({ length: 2000 }, (_, index) => (index * 37) % 256)),
 ]);
+
+const GERMAN =
+  'Die Größe der Bäume im südlichen Schwarzwald überrascht viele Besucher. Übrigens gehören die Bächlein und Wälder zu den schönsten Gegenden Deutschlands; außerdem ist das Klima mäßig.';
+/** Plain ASCII with the windows-1252 bytes a no-charset page from a Western site carries: é, ’, “ ”, €, –. */
+const WESTERN =
+  'Café prices rose again: the shop’s “espresso” now costs 3 € – a record. Crème brûlée and déjà vu.';
+/** Invalid UTF-8: a lone continuation byte, a truncated sequence, an overlong '/', a surrogate, 0xFF. */
+const BROKEN_SEQUENCES = [[0x80], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff]];
+/** Two stray bytes in an otherwise valid page: what a real page with a broken byte looks like. */
+const STRAY_BYTES = [[0x80], [0xff]];
+/** `text` in UTF-8 with `broken[i]` spliced in right after word i. */
+const brokenUtf8Page = (meta: string, text: string, broken: number[][]) => {
+  const parts = [
+    Buffer.from(`<!doctype html><html><head>${meta}<title>Broken</title></head><body><article><p>`),
+  ];
+  text.split(' ').forEach((word, index) => {
+    parts.push(Buffer.from(`${index === 0 ? '' : ' '}${word}`), Buffer.from(broken[index] ?? []));
+  });
+  parts.push(Buffer.from('</p></article></body></html>'));
+  return Buffer.concat(parts);
+};
+const plainPage = (title: string, text: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><article><p>${text}</p></article></body></html>`;
 
 const charsetPage = (charset: string, meta: string, text: string) =>
   iconv.encode(
@@ -105,6 +130,22 @@ before(async () => {
         .end(charsetPage('windows-1251', '<meta charset="windows-1251">', RUSSIAN)),
     '/koi8-r': (_request, response) =>
       response.writeHead(200, { 'content-type': 'text/html' }).end(charsetPage('koi8-r', '', RUSSIAN)),
+    '/broken-utf8-header': (_request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(brokenUtf8Page('', GERMAN, BROKEN_SEQUENCES)),
+    '/broken-utf8-meta': (_request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(brokenUtf8Page('<meta charset="utf-8">', RUSSIAN, STRAY_BYTES)),
+    '/broken-utf8-undeclared': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end(brokenUtf8Page('', RUSSIAN, STRAY_BYTES)),
+    '/undeclared-windows-1252': (_request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(iconv.encode(plainPage('Western', WESTERN), 'windows-1252')),
+    '/undeclared-utf8': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from(plainPage('Umlauts', GERMAN))),
   });
 });
 after(() => server.close());
@@ -131,7 +172,7 @@ test('a ZIP labelled text/plain: UNSUPPORTED_CONTENT naming what it is', async (
   assert.doesNotMatch(result.output, /[\u0000-\u0008\ufffd]/);
 });
 
-test('20 MB over a 2 MB maxBytes: BODY_TOO_LARGE at once, without reading the rest', async () => {
+test('20 MB over a 2 MB maxBytes: BODY_TOO_LARGE at once, without reading the rest, in bounded memory', async () => {
   const periscope = openPeriscope({ maxBytes: 2 * MB });
   const messages: Array<[string, RegExp]> = [
     ['/big-chunked', /the body is larger than 2000000 bytes \(maxBytes\)/],
@@ -142,12 +183,16 @@ test('20 MB over a 2 MB maxBytes: BODY_TOO_LARGE at once, without reading the re
   ];
   for (const [path, message] of messages) {
     const started = performance.now();
-    const result = await periscope.fetch({ url: `${server.url}${path}` });
+    const { result, growthMb } = await measureMemoryGrowth(() =>
+      periscope.fetch({ url: `${server.url}${path}` }),
+    );
     const elapsedMs = performance.now() - started;
     assert.equal(result.isError, true, path);
     assert.equal(errorCode(result.data), 'BODY_TOO_LARGE', path);
     assert.match(result.output, message, path);
     assert.ok(elapsedMs < 3000, `${path} took ${Math.round(elapsedMs)} ms`);
+    // At most the 2 MB allowed plus buffers (about 5 MB measured); reading on would hold 20 MB and more.
+    assert.ok(growthMb < 12, `${path}: memory grew by ${growthMb.toFixed(1)} MB`);
     // The connection is dropped: the server never gets to write the whole 20 MB.
     await waitFor(() => sent.has(path));
     assert.ok((sent.get(path) ?? 0) < 10 * MB, `${path}: ${sent.get(path)} bytes sent`);
@@ -171,10 +216,15 @@ test('20 MB under a 25 MB maxBytes: read in seconds, the output a bounded window
   assert.match(result.output, /startIndex=\d+\.\]$/);
 });
 
-test('100 000 nested <div>s: the text at the bottom comes back, well under 10 s', async () => {
+test('100 000 nested <div>s (1.1 MB): the text at the bottom comes back, well under 10 s, in bounded memory', async () => {
+  const periscope = openPeriscope({ maxBytes: 2 * MB });
   const started = performance.now();
-  const result = await openPeriscope().fetch({ url: `${server.url}/deep` });
+  const { result, growthMb } = await measureMemoryGrowth(() =>
+    periscope.fetch({ url: `${server.url}/deep` }),
+  );
   const elapsedMs = performance.now() - started;
+  // A ceiling, not a tight fit: about 90–120 MB measured (parse passes over 200 000 tags), flat in the depth.
+  assert.ok(growthMb < 256, `memory grew by ${growthMb.toFixed(1)} MB`);
   assert.equal(result.isError, false, result.output);
   assert.ok(elapsedMs < 10_000, `took ${Math.round(elapsedMs)} ms`);
   const data = result.data as WebFetchData;
@@ -198,6 +248,86 @@ test('legacy charsets named only in <meta>, or nowhere, over HTTP', async () => 
     assert.equal(data.title, `${charset} page`, path);
     assert.equal(data.text, text, path);
     assert.ok(result.output.includes(text), path);
+  }
+});
+
+test('invalid UTF-8 over HTTP: U+FFFD for each broken sequence, the rest of the text intact', async () => {
+  const periscope = openPeriscope();
+  // utf-8 in the header holds however broken the bytes are; in <meta> or nowhere, a page of UTF-8 with stray
+  // broken bytes still reads as UTF-8 (a page mostly broken goes to detection instead: see charset.ts).
+  const cases: Array<[string, string, number[][]]> = [
+    ['/broken-utf8-header', GERMAN, BROKEN_SEQUENCES],
+    ['/broken-utf8-meta', RUSSIAN, STRAY_BYTES],
+    ['/broken-utf8-undeclared', RUSSIAN, STRAY_BYTES],
+  ];
+  for (const [path, text, broken] of cases) {
+    const result = await periscope.fetch({ url: `${server.url}${path}`, extractMode: 'text' });
+    assert.equal(result.isError, false, `${path}: ${result.output}`);
+    const data = result.data as WebFetchData;
+    assert.equal(data.charset, 'utf-8', path);
+    assert.equal(data.title, 'Broken', path);
+    // Each word a broken sequence followed ends in replacement characters; every other word is exact.
+    const expected = text.split(' ');
+    const words = data.text.split(' ');
+    assert.equal(words.length, expected.length, `${path}: ${data.text}`);
+    expected.forEach((word, index) => {
+      const got = words[index] ?? '';
+      if (index < broken.length) assert.match(got, new RegExp(`^${word}\ufffd+$`), `${path}: ${got}`);
+      else assert.equal(got, word, path);
+    });
+    assert.ok(result.output.includes('\ufffd'), path);
+  }
+});
+
+test('no charset anywhere: windows-1252 bytes and UTF-8 bytes are both detected and decoded', async () => {
+  const periscope = openPeriscope();
+  const cases: Array<[string, string, string, string]> = [
+    ['/undeclared-windows-1252', 'windows-1252', 'Western', WESTERN],
+    ['/undeclared-utf8', 'utf-8', 'Umlauts', GERMAN],
+  ];
+  for (const [path, charset, title, text] of cases) {
+    const result = await periscope.fetch({ url: `${server.url}${path}`, extractMode: 'text' });
+    assert.equal(result.isError, false, `${path}: ${result.output}`);
+    const data = result.data as WebFetchData;
+    assert.equal(data.charset, charset, path);
+    assert.equal(data.title, title, path);
+    assert.equal(data.text, text, path);
+    assert.doesNotMatch(result.output, /\ufffd/, path);
+  }
+});
+
+test('a zone-id URL is URL_BLOCKED, as the guarded client says, and a canary on ::1 sees nothing', async (context) => {
+  const canary: LoopbackServer | undefined = await startCanaryServer('::1').catch(
+    (error: NodeJS.ErrnoException) => {
+      context.skip(`::1 is not available on this machine (${error.code ?? error.message})`);
+      return undefined;
+    },
+  );
+  if (!canary) return;
+  try {
+    // Even with loopback opened: no allow-list opens a scoped address.
+    const periscope = openPeriscope({ allowPrivateNetwork: ['127.0.0.1/32', '::1/128'] });
+    for (const url of [
+      `http://[::1%25lo]:${canary.port}/`,
+      `http://[::ffff:127.0.0.1%25lo]:${canary.port}/`,
+      `[::1%25lo]:${canary.port}/no-scheme`,
+      'https://[fe80::1%25eth0]/',
+    ]) {
+      const result = await periscope.fetch({ url });
+      assert.equal(result.isError, true, url);
+      const { error } = result.data as {
+        error: { code: string; message: string; details: { reason: string } };
+      };
+      assert.equal(error.code, 'URL_BLOCKED', url);
+      assert.equal(error.details.reason, 'scoped', url);
+      assert.match(error.message, /refused: .* is a non-public address \(scoped, %/, url);
+    }
+    assert.equal(canary.connections, 0);
+    // The same URL without its zone id does reach the canary: the zero above is not vacuous.
+    await periscope.fetch({ url: `http://[::1]:${canary.port}/` });
+    assert.ok(canary.connections > 0);
+  } finally {
+    await canary.close();
   }
 });
 

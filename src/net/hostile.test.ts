@@ -9,6 +9,7 @@ import * as zlib from 'node:zlib';
 import { isPeriscopeError, type PeriscopeError } from '../errors.ts';
 import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { type LoopbackServer, startRawServer } from '../testing/loopback-server.ts';
+import { measureMemoryGrowth } from '../testing/memory-growth.ts';
 import { createHttpClient } from './http-client.ts';
 import type { HttpClientOptions, NetworkLimits } from './types.ts';
 
@@ -53,10 +54,10 @@ function pump(socket: Socket, next: () => Buffer | undefined, chunked: boolean):
         else socket.end();
         return;
       }
-      const framed = chunked
-        ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])
-        : chunk;
-      if (!socket.write(framed)) {
+      // Framing written around the chunk, not copied into a new buffer: the server allocates next to nothing.
+      if (chunked) socket.write(`${chunk.length.toString(16)}\r\n`);
+      const flushed = socket.write(chunk);
+      if (chunked ? !socket.write('\r\n') : !flushed) {
         socket.once('drain', write);
         return;
       }
@@ -81,11 +82,26 @@ function chunksOf(body: Buffer, size = 16_384): () => Buffer | undefined {
   };
 }
 
+/** Serves `total` bytes as `size`-byte copies of one chunk: no allocation in the server per request. */
+function repeated(total: number, size: number, fill: string): () => Buffer | undefined {
+  const chunk = Buffer.alloc(size, fill);
+  let left = total;
+  return () => {
+    if (left <= 0) return undefined;
+    const part = left >= size ? chunk : chunk.subarray(0, left);
+    left -= part.length;
+    return part;
+  };
+}
+
 const MB = 1024 * 1024;
 let gzipDeclared: Buffer; // 16 MB of zeros, ~16 KB compressed
 let gzipHuge: Buffer; // 64 gzip members of 16 MB each: 1 GB decoded, ~1 MB on the wire
 let brotliDeclared: Buffer; // 16 MB → a few bytes
 let brotliHuge: Buffer; // 256 MB → ~50 KB
+let deflateDeclared: Buffer; // zlib-wrapped (RFC 1950), 16 MB → ~16 KB
+let deflateRaw: Buffer; // raw deflate (RFC 1951) as many servers send it, 16 MB → ~16 KB
+let gzipThenBrotli: Buffer; // `content-encoding: gzip, br`: brotli over gzip over 16 MB of zeros
 let server: LoopbackServer;
 const timers = new Set<NodeJS.Timeout>();
 
@@ -103,6 +119,9 @@ before(async () => {
   encoder.end();
   await done;
   brotliHuge = Buffer.concat(parts);
+  deflateDeclared = zlib.deflateSync(zeros);
+  deflateRaw = zlib.deflateRawSync(zeros);
+  gzipThenBrotli = zlib.brotliCompressSync(gzipDeclared);
 
   server = await startRawServer('127.0.0.1', (socket, requestHead) => {
     const path = /^\w+ (\S+)/.exec(requestHead)?.[1] ?? '/';
@@ -134,6 +153,21 @@ before(async () => {
       case '/br-bomb-chunked':
         socket.write(head('200 OK', { 'content-encoding': 'br', 'transfer-encoding': 'chunked' }));
         return pump(socket, chunksOf(brotliHuge), true);
+      case '/deflate-bomb-declared':
+        socket.write(
+          head('200 OK', { 'content-encoding': 'deflate', 'content-length': deflateDeclared.length }),
+        );
+        socket.end(deflateDeclared);
+        return;
+      case '/deflate-raw-bomb-chunked':
+        socket.write(head('200 OK', { 'content-encoding': 'deflate', 'transfer-encoding': 'chunked' }));
+        return pump(socket, chunksOf(deflateRaw, 1024), true);
+      case '/gzip-br-bomb':
+        socket.write(
+          head('200 OK', { 'content-encoding': 'gzip, br', 'content-length': gzipThenBrotli.length }),
+        );
+        socket.end(gzipThenBrotli);
+        return;
       case '/endless': {
         socket.write(head('200 OK', { 'transfer-encoding': 'chunked' }));
         const chunk = Buffer.alloc(16_384, 'a');
@@ -145,7 +179,7 @@ before(async () => {
         socket.write(
           head('200 OK', chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': 20 * MB }),
         );
-        return pump(socket, chunksOf(Buffer.alloc(20 * MB, 'p'), 64 * 1024), chunked);
+        return pump(socket, repeated(20 * MB, 64 * 1024, 'p'), chunked);
       }
       case '/drip':
         socket.write(head('200 OK', { 'content-length': 100 }));
@@ -202,12 +236,14 @@ describe('decompression bombs', () => {
     ['/gzip-bomb-chunked', ['decoded-bytes', 'wire-bytes']],
     ['/br-bomb-declared', ['decoded-bytes']],
     ['/br-bomb-chunked', ['decoded-bytes']],
+    ['/deflate-bomb-declared', ['decoded-bytes']],
+    ['/deflate-raw-bomb-chunked', ['decoded-bytes']],
+    ['/gzip-br-bomb', ['decoded-bytes']],
   ];
   for (const [path, reasons] of cases) {
     it(`${path} stops at maxBytes with bounded memory`, async () => {
-      const rssBefore = process.memoryUsage().rss;
-      const { error, elapsedMs } = await timed(client()(`${server.url}${path}`));
-      const rssDeltaMb = (process.memoryUsage().rss - rssBefore) / MB;
+      const measured = await measureMemoryGrowth(() => timed(client()(`${server.url}${path}`)));
+      const { error, elapsedMs } = measured.result;
       assert.equal(error.code, 'BODY_TOO_LARGE');
       assert.equal(error.details.limit, 'maxBytes');
       assert.equal(error.details.limitValue, LIMITS.maxBytes);
@@ -215,22 +251,32 @@ describe('decompression bombs', () => {
       assert.match(error.message, /larger than 65536 bytes \(maxBytes\)/);
       assert.ok(elapsedMs < 1_000, `took ${elapsedMs} ms`);
       // Unbounded decoding would need 16 MB – 1 GB here.
-      assert.ok(rssDeltaMb < 12, `rss grew by ${rssDeltaMb.toFixed(1)} MB`);
+      assert.ok(measured.growthMb < 8, `memory grew by ${measured.growthMb.toFixed(1)} MB`);
     });
   }
 });
 
 describe('oversized bodies', () => {
-  it('an endless chunked body stops at maxBytes', async () => {
-    const { error, elapsedMs } = await timed(client()(`${server.url}/endless`));
+  // Memory: reading to the end would hold 20 MB (the page) or grow until totalTimeoutMs (the endless body).
+  it('an endless chunked body stops at maxBytes with bounded memory', async () => {
+    const measured = await measureMemoryGrowth(() => timed(client()(`${server.url}/endless`)));
+    const { error, elapsedMs } = measured.result;
     assert.equal(error.code, 'BODY_TOO_LARGE');
     assert.equal(error.details.limit, 'maxBytes');
+    assert.equal(error.details.limitValue, LIMITS.maxBytes);
+    assert.match(error.message, /larger than 65536 bytes \(maxBytes\)/);
     assert.ok(elapsedMs < 1_000);
+    assert.ok(measured.growthMb < 8, `memory grew by ${measured.growthMb.toFixed(1)} MB`);
   });
 
-  it('a 20 MB chunked page stops at maxBytes', async () => {
-    const { error } = await timed(client()(`${server.url}/big-page-chunked`));
+  it('a 20 MB chunked page stops at maxBytes with bounded memory', async () => {
+    const measured = await measureMemoryGrowth(() => timed(client()(`${server.url}/big-page-chunked`)));
+    const { error, elapsedMs } = measured.result;
     assert.equal(error.code, 'BODY_TOO_LARGE');
+    assert.equal(error.details.limit, 'maxBytes');
+    assert.equal(error.details.limitValue, LIMITS.maxBytes);
+    assert.ok(elapsedMs < 1_000);
+    assert.ok(measured.growthMb < 8, `memory grew by ${measured.growthMb.toFixed(1)} MB`);
   });
 
   it('a declared content-length above maxBytes fails before reading', async () => {

@@ -119,7 +119,7 @@ export async function resolveTarget(
     if (classification) {
       throw blockedError(
         target.url,
-        `host "${target.hostname}" resolves to ${describeClassification(parsed, classification)}`,
+        `host "${target.hostname}" resolves to ${describeClassification(parsed, classification, 'apposition')}`,
         { reason: classification.reason, address: formatIpAddress(parsed), hostname: target.hostname },
       );
     }

@@ -45,10 +45,21 @@ function mapLookup(map: Record<string, string[]>, calls: string[] = []): LookupF
 }
 
 let canary: LoopbackServer;
+/**
+ * A canary on ::1 at the same port as `canary`, so IPv6 forms that got through would have something to hit.
+ * Undefined where ::1 (or that port on it) is not available: the IPv6 forms must still be URL_BLOCKED.
+ */
+let canary6: LoopbackServer | undefined;
 let allowed: LoopbackServer;
+
+/** TCP connections either canary accepted. */
+const canaryHits = () => canary.connections + (canary6?.connections ?? 0);
 
 before(async () => {
   canary = await startCanaryServer('127.0.0.1');
+  canary6 = await startHttpServerOn('::1', (_request, response) => response.end('canary'), {
+    port: canary.port,
+  }).catch(() => undefined);
   allowed = await startHttpServerOn('127.0.0.2', (request, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
     const to = url.searchParams.get('to');
@@ -62,6 +73,7 @@ before(async () => {
 
 after(async () => {
   await canary.close();
+  await canary6?.close();
   await allowed.close();
 });
 
@@ -71,44 +83,87 @@ function client(options: HttpClientOptions = {}) {
   return { fetch, guard };
 }
 
+/**
+ * Every literal spelling of a loopback host the issue names, aimed at the canaries' port (127.0.0.1 and ::1):
+ * IPv4 decimal/octal/hex/short forms, trailing dot, percent-encoding, 0 / 0.0.0.0, local names, and IPv6 loopback,
+ * unspecified, mapped, compatible, NAT64, 6to4 and zone-id forms. Used by the direct and the redirect tables.
+ */
+const LOOPBACK_FORMS = [
+  '127.0.0.1',
+  '127.1',
+  '127.0.1',
+  '2130706433',
+  '017700000001',
+  '0x7f000001',
+  '0177.0.0.1',
+  '0x7f.0.0.1',
+  '0x7f.1',
+  '127.0.0.1.',
+  '0x7f000001.',
+  '127.000.000.001',
+  '%31%32%37.0.0.1',
+  '%30x7f.1',
+  '127.0.0.1%2e',
+  '\uff11\uff12\uff17.0.0.1',
+  '0',
+  '0.0.0.0',
+  'localhost',
+  'LOCALHOST',
+  'localhost.',
+  'sub.localhost',
+  '%6c%6f%63%61%6c%68%6f%73%74',
+  '[::1]',
+  '[0:0:0:0:0:0:0:1]',
+  '[::]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:7f00:1]',
+  '[0:0:0:0:0:ffff:127.0.0.1]',
+  '[::127.0.0.1]',
+  '[64:ff9b::7f00:1]',
+  '[2002:7f00:1::]',
+  '[::1%25lo]',
+  '[::ffff:127.0.0.1%25lo]',
+  '[::1%251]',
+];
+
+/** A bracketed host with a zone id (`[::1%25lo]`): the WHATWG URL parser refuses the whole URL. */
+const hasZoneId = (text: string) => /\[[^\]]*%25/.test(text);
+
 describe('literal loopback forms aimed at a canary', () => {
-  const forms = [
-    '127.0.0.1',
-    '127.1',
-    '127.0.1',
-    '2130706433',
-    '0x7f000001',
-    '0177.0.0.1',
-    '0x7f.0.0.1',
-    '0x7f.1',
-    '127.0.0.1.',
-    '127.000.000.001',
-    '%31%32%37.0.0.1',
-    '0',
-    '0.0.0.0',
-    'localhost',
-    'LOCALHOST',
-    'localhost.',
-    'sub.localhost',
-    '[::1]',
-    '[::]',
-    '[::ffff:127.0.0.1]',
-    '[::ffff:7f00:1]',
-    '[0:0:0:0:0:ffff:127.0.0.1]',
-    '[::127.0.0.1]',
-    '[64:ff9b::7f00:1]',
-    '[2002:7f00:1::]',
-  ];
-  for (const form of forms) {
+  for (const form of LOOPBACK_FORMS) {
     it(`http://${form}:<canary>/ → URL_BLOCKED, zero hits`, async () => {
       const { fetch, guard } = client();
       const error = await failure(fetch(`http://${form}:${canary.port}/`));
       assert.equal(error.code, 'URL_BLOCKED');
       assert.equal(error.retryable, false);
       assert.equal(guard.attempts.length, 0);
-      assert.equal(canary.connections, 0);
+      assert.equal(canaryHits(), 0);
     });
   }
+
+  it('zone ids aimed at a canary on ::1, even allow-listed: URL_BLOCKED (scoped), zero hits', async (context) => {
+    const own = await startCanaryServer('::1').catch((error: NodeJS.ErrnoException) => {
+      context.skip(`::1 is not available on this machine (${error.code ?? error.message})`);
+    });
+    if (!own) return;
+    try {
+      const { fetch, guard } = client({ allowPrivateNetwork: ['::1/128', '127.0.0.0/8'] });
+      for (const form of LOOPBACK_FORMS.filter(hasZoneId)) {
+        const error = await failure(fetch(`http://${form}:${own.port}/`));
+        assert.equal(error.code, 'URL_BLOCKED', form);
+        assert.equal(error.details.reason, 'scoped', form);
+        assert.match(error.message, /is a non-public address \(scoped, %/, form);
+      }
+      assert.equal(own.connections, 0);
+      // The same allow-listed URL without the zone id reaches this canary: the zero above is not vacuous.
+      const response = await fetch(`http://[::1]:${own.port}/`);
+      assert.equal(Buffer.from(response.body).toString(), 'canary');
+      assert.equal(own.connections, 1);
+      assert.deepEqual(guard.attempts, [{ host: '::1', port: own.port, via: 'direct' }]);
+    } finally {
+      await own.close();
+    }
+  });
 
   it('https and IPv6 zone forms are refused too', async () => {
     const { fetch, guard } = client();
@@ -297,39 +352,73 @@ describe('DNS rebinding: one resolution per hop, connection pinned to the checke
 });
 
 describe('redirects from an allow-listed origin to non-public targets', () => {
+  /**
+   * Every literal form of the canary table (a header carries non-ASCII as percent-encoded UTF-8), then other
+   * non-public targets and schemes.
+   */
   const targets = () => [
-    `http://127.0.0.1:${canary.port}/`,
-    `http://2130706433:${canary.port}/`,
-    `http://0x7f.1:${canary.port}/`,
-    `http://0177.0.0.1:${canary.port}/`,
-    `http://localhost:${canary.port}/`,
-    `http://[::ffff:127.0.0.1]:${canary.port}/`,
-    `http://[::1]:${canary.port}/`,
+    ...LOOPBACK_FORMS.map(
+      (form) => `http://${/[^\x20-\x7e]/.test(form) ? encodeURI(form) : form}:${canary.port}/`,
+    ),
+    `https://127.0.0.1:${canary.port}/`,
     `//127.0.0.1:${canary.port}/protocol-relative`,
+    `//[::1]:${canary.port}/protocol-relative`,
     'http://169.254.169.254/latest/meta-data/',
     'http://0xa9fea9fe/',
     'http://10.0.0.1/',
     'http://[fd00::1]/',
+    'http://[fe80::1%25eth0]/',
     'http://private-name.test/',
     'file:///etc/passwd',
     'gopher://127.0.0.1:70/',
   ];
-  for (const code of [301, 302, 303, 307, 308]) {
-    it(`${code} to every encoding → URL_BLOCKED, canary zero hits`, async () => {
-      const { fetch, guard } = client({
-        allowPrivateNetwork: ['127.0.0.2/32'],
-        lookup: mapLookup({ 'private-name.test': ['192.168.0.10'] }),
+  /** Followed (RFC 9110 §15.4); 300, 304, 305 and 306 are not redirects to follow and come back as they are. */
+  const FOLLOWED = new Set([301, 302, 303, 307, 308]);
+  const redirectingClient = () =>
+    client({
+      allowPrivateNetwork: ['127.0.0.2/32'],
+      lookup: mapLookup({ 'private-name.test': ['192.168.0.10'] }),
+    });
+  const start = (code: number, target: string) =>
+    `${allowed.url}/?code=${code}&to=${encodeURIComponent(target)}`;
+
+  for (let code = 300; code <= 308; code += 1) {
+    if (!FOLLOWED.has(code)) {
+      it(`${code} to every encoding is not followed: returned as is, canaries zero hits`, async () => {
+        const { fetch, guard } = redirectingClient();
+        for (const target of targets()) {
+          const response = await fetch(start(code, target));
+          assert.equal(response.status, code, target);
+          assert.equal(response.headers.location, target, target);
+          assert.deepEqual(response.redirects, [], target);
+          assert.equal(response.finalUrl, start(code, target), target);
+        }
+        assert.deepEqual(guard.violations, []);
+        assert.ok(guard.attempts.every((attempt) => attempt.host === '127.0.0.2'));
+        assert.equal(canaryHits(), 0);
       });
+      continue;
+    }
+    it(`${code} to every encoding → URL_BLOCKED, canaries zero hits`, async () => {
+      const { fetch, guard } = redirectingClient();
+      const method = code === 307 || code === 308 ? 'POST' : 'GET';
       for (const target of targets()) {
-        const start = `${allowed.url}/?code=${code}&to=${encodeURIComponent(target)}`;
-        const error = await failure(fetch(start, { method: code === 307 ? 'POST' : 'GET', body: 'x' }));
+        const request = fetch(start(code, target), { method, body: 'x' });
+        if (hasZoneId(target)) {
+          // The URL parser refuses a zone id: there is no URL to follow, so the 3xx comes back unfollowed.
+          const response = await request;
+          assert.equal(response.status, code, target);
+          assert.deepEqual(response.redirects, [], target);
+          continue;
+        }
+        const error = await failure(request);
         assert.equal(error.code, 'URL_BLOCKED', `${code} → ${target}`);
         assert.match(error.message, /redirected from/);
         assert.ok(Array.isArray(error.details.redirects));
       }
       assert.deepEqual(guard.violations, []);
       assert.ok(guard.attempts.every((attempt) => attempt.host === '127.0.0.2'));
-      assert.equal(canary.connections, 0);
+      assert.equal(canaryHits(), 0);
     });
   }
 

@@ -71,10 +71,19 @@ export function checkAddress(address: IpAddress, allowList?: AllowList): Address
   return classification;
 }
 
-export function describeClassification(address: IpAddress, classification: AddressClassification): string {
+/**
+ * `10.0.0.1 is a non-public address (private, 10.0.0.0/8)`; as an apposition, for `host "x" resolves to …`:
+ * `10.0.0.1, a non-public address (private, 10.0.0.0/8)`.
+ */
+export function describeClassification(
+  address: IpAddress,
+  classification: AddressClassification,
+  form: 'clause' | 'apposition' = 'clause',
+): string {
   const text = formatIpAddress(address);
   const embedded = classification.embeddedIpv4 ? ` (embeds ${classification.embeddedIpv4})` : '';
-  return `${text}${embedded} is a non-public address (${classification.reason}, ${classification.range})`;
+  const link = form === 'clause' ? ' is' : ',';
+  return `${text}${embedded}${link} a non-public address (${classification.reason}, ${classification.range})`;
 }
 
 export function blockedError(
@@ -88,6 +97,25 @@ export function blockedError(
 }
 
 /**
+ * For text the WHATWG URL parser refuses: URL_BLOCKED when it names a non-public IPv6 literal — zone ids
+ * (`http://[fe80::1%25eth0]/`, `http://[::1%25lo]/`), which the parser rejects and no allow-list opens — else
+ * undefined (the text is simply not a URL). Callers that parse URLs themselves use it to give the same answer.
+ */
+export function blockedUnparsableUrl(text: string): PeriscopeError | undefined {
+  const bracketed = BRACKETED_HOST.exec(text.trim())?.[1];
+  const v6 = bracketed === undefined ? undefined : parseIpv6(bracketed);
+  if (!v6) return undefined;
+  const address: IpAddress = { family: 6, ...v6 };
+  const classification = classifyIpAddress(address);
+  if (!classification) return undefined;
+  return new PeriscopeError(
+    'URL_BLOCKED',
+    `Fetching ${text} refused: ${describeClassification(address, classification)}`,
+    { details: { url: text, reason: classification.reason } },
+  );
+}
+
+/**
  * Parses a caller-supplied URL. Malformed → INVALID_INPUT; a scheme other than http/https → URL_BLOCKED.
  * A URL that WHATWG refuses but that names a non-public IPv6 literal (zone ids: `http://[fe80::1%25eth0]/`)
  * is reported as URL_BLOCKED, which is what it is.
@@ -95,19 +123,8 @@ export function blockedError(
 export function parseHttpUrl(input: string | URL): URL {
   const url = typeof input === 'string' ? URL.parse(input.trim()) : new URL(input.href);
   if (!url) {
-    const bracketed = typeof input === 'string' ? BRACKETED_HOST.exec(input.trim())?.[1] : undefined;
-    const v6 = bracketed === undefined ? undefined : parseIpv6(bracketed);
-    if (v6) {
-      const address: IpAddress = { family: 6, ...v6 };
-      const classification = classifyIpAddress(address);
-      if (classification) {
-        throw new PeriscopeError(
-          'URL_BLOCKED',
-          `Fetching ${String(input)} refused: ${describeClassification(address, classification)}`,
-          { details: { url: String(input), reason: classification.reason } },
-        );
-      }
-    }
+    const blocked = typeof input === 'string' ? blockedUnparsableUrl(input) : undefined;
+    if (blocked) throw blocked;
     const shown = String(input).length > 200 ? `${String(input).slice(0, 200)}…` : String(input);
     throw new PeriscopeError('INVALID_INPUT', `"${shown}" is not a valid URL; give an absolute http(s) URL`, {
       details: { url: shown, reason: 'invalid-url' },

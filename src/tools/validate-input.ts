@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { PeriscopeError } from '../errors.ts';
+import { blockedUnparsableUrl } from '../net/url-policy.ts';
 
 /** Parse tool input; every problem is named in one line the model (or a person) can act on. */
 export function validateInput<T>(schema: z.ZodType<T>, input: unknown, toolName: string): T {
@@ -14,7 +15,10 @@ export function validateInput<T>(schema: z.ZodType<T>, input: unknown, toolName:
 const WITH_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const NON_WEB_SCHEME = /^(about|blob|data|file|javascript|mailto|tel|vbscript|view-source):/i;
 
-/** Parse a URL from a caller; a bare host such as `example.com/page` gets `https://`. */
+/**
+ * Parse a URL from a caller; a bare host such as `example.com/page` gets `https://`. A zone-id IPv6 literal
+ * (`http://[::1%25lo]/`) is URL_BLOCKED, as the guarded client says: no allow-list opens it.
+ */
 export function parseCallerUrl(text: string): URL {
   const trimmed = text.trim();
   const candidate =
@@ -22,6 +26,8 @@ export function parseCallerUrl(text: string): URL {
   try {
     return new URL(candidate);
   } catch {
+    const blocked = blockedUnparsableUrl(candidate);
+    if (blocked) throw blocked;
     throw new PeriscopeError(
       'INVALID_INPUT',
       `"${text}" is not a valid URL; give an absolute http(s) URL such as https://example.com/page`,

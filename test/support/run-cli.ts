@@ -9,14 +9,19 @@ export interface CliRun {
   stderr: string;
 }
 
+export interface RunCliOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  stdin?: string;
+  /** Close the reading end of stdout at once, as `periscope … | head -0` does: the child's writes fail (EPIPE). */
+  closeStdout?: boolean;
+}
+
 /**
  * Runs `periscope <args>` in a child process with a bare environment (PATH, and HOME = `cwd` so the default
  * state directory is the test's own), and collects what it printed.
  */
-export function runCli(
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string>; stdin?: string },
-): Promise<CliRun> {
+export function runCli(args: readonly string[], options: RunCliOptions): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
@@ -25,6 +30,7 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
+    if (options.closeStdout) child.stdout.destroy();
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
     });

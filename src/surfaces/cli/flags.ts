@@ -69,30 +69,52 @@ export function parseFlags(
 ): { values: ParsedFlags; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, flags),
       options: flags,
       allowPositionals: true,
       strict: true,
     });
     return { values: values as ParsedFlags, positionals };
   } catch (error) {
-    const message =
-      (error as Error).message.split('\n')[0]?.replace(/\. To specify a positional.*$/, '') ??
-      'bad arguments';
+    const ambiguous = /^Option '(-[^']+)' argument is ambiguous/.exec((error as Error).message);
+    const message = ambiguous
+      ? `${ambiguous[1]} needs a value; for a value that starts with a dash write ${ambiguous[1]}=VALUE`
+      : ((error as Error).message.split('\n')[0]?.replace(/\. To specify a positional.*$/, '') ??
+        'bad arguments');
     throw new UsageError(`${message}; see 'periscope ${command} --help'`);
   }
 }
 
-/** A flag that must be a whole number ≥ minimum. */
+/**
+ * `--max-redirects -1` → `--max-redirects=-1`: parseArgs refuses a separate value that starts with a dash as
+ * "ambiguous", so a negative number is joined to its flag and reaches the flag's own check (flag and range named).
+ */
+function joinNegativeValues(argv: readonly string[], flags: FlagSpec): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] as string;
+    const next = argv[index + 1];
+    if (arg === '--') {
+      joined.push(...argv.slice(index));
+      break;
+    }
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (name !== undefined && flags[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index += 1;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+/** A flag that must be a whole number ≥ minimum; the message names the flag and the range. */
 export function integerFlag(values: ParsedFlags, name: string, minimum = 0): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const text = String(raw).replace(/_/g, '');
   const value = Number(text);
-  if (text === '' || !Number.isSafeInteger(value) || value < minimum) {
-    throw new UsageError(
-      `--${name} expects a whole number${minimum > 0 ? ` ≥ ${minimum}` : ''}, got '${raw}'`,
-    );
+  if (text.trim() === '' || !Number.isSafeInteger(value) || value < minimum) {
+    throw new UsageError(`--${name} expects a whole number ≥ ${minimum}, got '${raw}'`);
   }
   return value;
 }

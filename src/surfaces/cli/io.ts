@@ -8,6 +8,8 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
+  exitQuietlyOnClosedPipe(process.stdout);
+  exitQuietlyOnClosedPipe(process.stderr);
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -15,6 +17,21 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+const guarded = new WeakSet<NodeJS.WritableStream>();
+
+/**
+ * The reader went away (`periscope extract page.html | head -1`): stop at once, without a stack trace, as
+ * other command-line tools do. Exit code 0 unless the command already failed: nobody is left to read a message.
+ */
+function exitQuietlyOnClosedPipe(stream: NodeJS.WritableStream): void {
+  if (guarded.has(stream)) return;
+  guarded.add(stream);
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
 }
 
 export function writeLine(stream: NodeJS.WritableStream, text: string): void {

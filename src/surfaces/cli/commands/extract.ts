@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { parseContentType } from '../../../content/content-type.ts';
 import { renderContent } from '../../../content/render-content.ts';
+import { sniffContent } from '../../../content/sniff.ts';
 import { PeriscopeError } from '../../../errors.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import { COMMON_FLAGS, parseFlags } from '../flags.ts';
@@ -15,6 +17,7 @@ Options:
   --json                  print title, metadata and text as JSON
   -h, --help              this help`;
 
+// `--config` is parsed only to refuse it with a clear message: extract is offline and reads no configuration.
 const FLAGS = { ...COMMON_FLAGS, url: { type: 'string' }, mode: { type: 'string' } } as const;
 
 export async function extractCommand(argv: string[], io: CliIo): Promise<number> {
@@ -23,6 +26,10 @@ export async function extractCommand(argv: string[], io: CliIo): Promise<number>
     writeLine(io.stdout, EXTRACT_HELP);
     return EXIT_OK;
   }
+  if (values.config !== undefined)
+    throw new UsageError(
+      'extract is offline and reads no config; drop --config (it takes only --url, --mode, --json)',
+    );
   if (positionals.length > 1) throw new UsageError(`expected one file, got ${positionals.length}`);
   const mode = values.mode ?? 'markdown';
   if (mode !== 'markdown' && mode !== 'text')
@@ -30,24 +37,44 @@ export async function extractCommand(argv: string[], io: CliIo): Promise<number>
   const pageUrl = (values.url as string | undefined) ?? 'http://localhost/';
   if (!URL.canParse(pageUrl))
     throw new UsageError(`--url '${pageUrl}' is not a valid URL; give an absolute URL`);
-  const body = await readInput(positionals[0], io);
-  const content = await renderContent({ url: pageUrl, headers: { 'content-type': 'text/html' }, body, mode });
-  if (content.text.trim() === '') throw new PeriscopeError('EMPTY_CONTENT', 'the input has no readable text');
+  const file = positionals[0];
+  const name = file === undefined || file === '-' ? 'stdin' : file;
+  const body = await readInput(file, io);
+  const headers = { 'content-type': 'text/html' };
+  // Named here as the input, not as "the response" renderContent would call it.
+  if (sniffContent(body, parseContentType(headers['content-type'])).kind === 'binary') {
+    throw new PeriscopeError(
+      'UNSUPPORTED_CONTENT',
+      `${name} is binary data, not HTML; give an HTML page (or a PDF or an image)`,
+    );
+  }
+  const content = await renderContent({ url: pageUrl, headers, body, mode });
+  if (content.text.trim() === '') throw emptyError(name);
   if (values.json) writeLine(io.stdout, JSON.stringify(content, null, 2));
   else writeLine(io.stdout, content.text);
   return EXIT_OK;
 }
 
+function emptyError(name: string): PeriscopeError {
+  return new PeriscopeError(
+    'EMPTY_CONTENT',
+    `${name} has no readable text (an empty page, or one that builds its text with JavaScript)`,
+  );
+}
+
 async function readInput(file: string | undefined, io: CliIo): Promise<Uint8Array> {
   if (file !== undefined && file !== '-') {
+    let body: Uint8Array;
     try {
-      return await readFile(file);
+      body = await readFile(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new UsageError(`file not found: ${file}`);
       if (code === 'EISDIR') throw new UsageError(`${file} is a directory; give an HTML file`);
       throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
     }
+    if (body.length === 0) throw new UsageError(`${file} is empty: give an HTML file`);
+    return body;
   }
   if (io.stdin.isTTY)
     throw new UsageError(

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../../config/load-config.ts';
-import type { ErrorCode, ToolErrorData } from '../../../errors.ts';
+import type { ToolErrorData } from '../../../errors.ts';
 import { createPeriscope } from '../../../index.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from '../cli-error.ts';
 import {
@@ -33,12 +33,32 @@ ${NETWORK_FLAGS_HELP}
 
 Exit codes: 0 ok, 1 the fetch failed (the reason is printed), 2 usage or config error.`;
 
-/** What a person at a terminal can do about an error (the model gets its own sentence). */
-const HINTS: Partial<Record<ErrorCode, string>> = {
-  URL_BLOCKED: ' (if you trust that network, open it with --allow-private-network <cidr|host>)',
-  TIMEOUT: ' (raise the limit with the flag it names, e.g. --timeout-ms)',
-  BODY_TOO_LARGE: ' (raise the limit with the flag it names, e.g. --max-bytes)',
+/** The flag that sets each named network limit (`details.limit` of TIMEOUT, BODY_TOO_LARGE, too many redirects). */
+const LIMIT_FLAGS: Record<string, string> = {
+  totalTimeoutMs: '--timeout-ms',
+  connectTimeoutMs: '--connect-timeout-ms',
+  headersTimeoutMs: '--headers-timeout-ms',
+  bodyTimeoutMs: '--body-timeout-ms',
+  maxBytes: '--max-bytes',
+  maxHeaderBytes: '--max-header-bytes',
+  maxRedirects: '--max-redirects',
 };
+
+/** What a person at a terminal can do about an error (the model gets its own sentence). */
+function hintFor(error: ToolErrorData): string {
+  const details = error.details ?? {};
+  const flag = typeof details.limit === 'string' ? LIMIT_FLAGS[details.limit] : undefined;
+  if (flag) return ` (raise it with ${flag} N)`;
+  if (error.code !== 'URL_BLOCKED') return '';
+  if (details.reason === 'scheme')
+    return /only http and https/.test(error.message) ? '' : ' (only http and https URLs can be fetched)';
+  // A private, loopback or otherwise non-public address, given or resolved, or a local host name: the allow-list
+  // can open it. Other refusals (a scheme, a DNS answer that is not an address) are not a network to trust.
+  const isAddressBlock = typeof details.address === 'string' || details.reason === 'loopback';
+  return isAddressBlock
+    ? ' (if you trust that network, open it with --allow-private-network <cidr|host>)'
+    : '';
+}
 
 const FLAGS = {
   ...COMMON_FLAGS,
@@ -93,6 +113,6 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   const { error } = result.data as { error: ToolErrorData };
-  if (!values.json) writeLine(io.stderr, `periscope: ${error.message}${HINTS[error.code] ?? ''}`);
+  if (!values.json) writeLine(io.stderr, `periscope: ${error.message}${hintFor(error)}`);
   return error.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_TOOL_ERROR;
 }
