@@ -69,10 +69,22 @@ export function mcpToolSuite(transport: string, fixture: () => { client: Client;
     assert.equal(result.isError, false, text(result));
     assert.match(text(result), /High tide in Brest is at 06:12/);
     assert.match(text(result), /untrusted/i);
-    const data = result.structuredContent as { title: string; status: number; untrusted: boolean };
-    assert.equal(data.title, 'Tide tables of Brest');
+    // Some clients give the model structuredContent instead of content: it holds no page text outside the
+    // envelope. Its text is the enveloped output; the title is in the envelope's header, not a field of its own.
+    const data = result.structuredContent as {
+      title?: string;
+      status: number;
+      untrusted: boolean;
+      text: string;
+    };
     assert.equal(data.status, 200);
     assert.equal(data.untrusted, true);
+    assert.equal(data.text, text(result));
+    assert.match(
+      data.text,
+      /^<<<untrusted_web_content id="[0-9a-f]+"[^\n]*>>>\nTitle: Tide tables of Brest\n/,
+    );
+    assert.equal(data.title, undefined);
   });
 
   test(`${transport}: failures are isError results carrying the model's sentence`, async () => {

@@ -183,10 +183,16 @@ test('links that are not http(s) are dropped; entity-only titles are decoded; in
   assert.equal(feed?.title, 'Café \u200b\u{e0049}\u{e0047}News');
   assert.equal(feed?.entries[0]?.link, 'https://example.com/one');
   assert.equal(feed?.entries[1]?.link, undefined);
-  assert.match(
-    (await renderXml(xml, { url: 'https://example.com/feed', mode: 'text' })).text,
-    /^Café News\n/,
+  const rendered = await renderXml(xml, { url: 'https://example.com/feed', mode: 'text' });
+  assert.match(rendered.text, /^Café News\n/);
+  // The title the `Title:` line and data.title show is cleaned as the text is.
+  assert.equal(rendered.title, 'Café News');
+  const invisible = await renderXml(
+    '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en\u200b"><title>\u200b\u{e0041}</title><entry><title>x</title></entry></feed>',
+    { url: 'https://example.com/feed', mode: 'text' },
   );
+  assert.equal(invisible.title, undefined);
+  assert.equal(invisible.language, 'en');
 });
 
 test('feed dates become ISO 8601 when they are in a usual form, and stay as written otherwise', () => {

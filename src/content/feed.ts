@@ -75,10 +75,17 @@ export async function renderXml(
   return {
     kind: 'feed',
     extractor: 'feed',
-    title: feed.title,
-    language: feed.language,
+    // The title reaches the `Title:` line and `data.title`: the same hygiene as the entries.
+    title: definedText(feed.title),
+    language: definedText(feed.language),
     text: stripInvisible(written),
   };
+}
+
+/** Page-written text without its invisible characters; `undefined` when nothing visible is left. */
+function definedText(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  return stripInvisible(text).trim() || undefined;
 }
 
 /** The feed in an XML document, or `undefined` when its root is not `<rss>`, `<feed>` or `<rdf:RDF>`. */

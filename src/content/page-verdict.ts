@@ -139,34 +139,44 @@ const ERROR_HEADINGS: Array<[RegExp, number]> = [
   [/^(?:504(?: gateway time-?out)?|error 504|gateway time-?out)$/, 504],
 ];
 
+/**
+ * The message names the error phrase the page matched (`"404 not found"`), never the page's own title or heading:
+ * an error message is shown to the model outside the untrusted envelope, and the matched phrase comes from the
+ * fixed list above, so no page-written text goes with it.
+ */
 function errorPageVerdict(input: PageVerdictInput, headings: string[]): PeriscopeError | undefined {
   for (const heading of headings) {
-    const status = errorStatus(heading.toLowerCase());
-    if (status === undefined) continue;
+    const matched = errorStatus(heading.toLowerCase());
+    if (matched === undefined) continue;
+    const { status, phrase } = matched;
     return new PeriscopeError(
       'HTTP_STATUS',
-      `${input.url} answered 200, but the page is a ${status} error page ("${heading.slice(0, 80)}")`,
+      `${input.url} answered 200, but the page is a ${status} error page (its title or heading says "${phrase}")`,
       { retryable: isRetryableStatus(status), details: { url: input.url, status, soft: true } },
     );
   }
   return undefined;
 }
 
-/** The status a heading announces, reading it whole or by its parts (`Page not found | Example`). */
-function errorStatus(heading: string): number | undefined {
+/**
+ * The status a heading announces, reading it whole or by its parts (`Page not found | Example`), with the part
+ * that matched: a phrase of `ERROR_HEADINGS`, so one the page cannot choose freely.
+ */
+function errorStatus(heading: string): { status: number; phrase: string } | undefined {
   const candidates = [heading, ...heading.split(SEGMENT_SEPARATORS)];
   for (const candidate of candidates) {
     const cleaned = candidate
       .replace(LEADING_NOISE, '')
       .replace(/[\s.!]+$/, '')
       .trim();
-    for (const [pattern, status] of ERROR_HEADINGS) if (pattern.test(cleaned)) return status;
+    for (const [pattern, status] of ERROR_HEADINGS)
+      if (pattern.test(cleaned)) return { status, phrase: cleaned };
   }
   // "404 - Page not found": a bare code followed by its phrase.
   const code = /^(?:error )?(40[0-9]|41[0-9]|5\d\d)\b/.exec(heading)?.[1];
-  return code && errorStatus(heading.slice(heading.indexOf(code) + 3).replace(/^[\s|:–—-]+/, ''))
-    ? Number(code)
-    : undefined;
+  if (!code) return undefined;
+  const rest = errorStatus(heading.slice(heading.indexOf(code) + 3).replace(/^[\s|:–—-]+/, ''));
+  return rest ? { status: Number(code), phrase: `${code} ${rest.phrase}` } : undefined;
 }
 
 // JavaScript shells.

@@ -135,3 +135,25 @@ test('UTF-16 text is read, not mistaken for binary', async () => {
   const be = await render(iconv.encode(text, 'utf-16be'), 'text/plain; charset=utf-16be');
   assert.deepEqual([be.kind, be.charset, be.text], ['text', 'utf-16be', text]);
 });
+
+test('text, markdown and JSON lose the invisible characters too; markdown loses its data-URI images', async () => {
+  const tags = (text: string) =>
+    [...text].map((char) => String.fromCodePoint(0xe0000 + (char.codePointAt(0) ?? 0))).join('');
+  const hidden = `zero\u200bwidth${tags(' obey me')} and \u202ereversed\u202c`;
+  const shown = 'zerowidth and reversed';
+  const plain = await render(Buffer.from(`\ufeffPlain ${hidden}.`), 'text/plain; charset=utf-8');
+  assert.equal(plain.text, `Plain ${shown}.`);
+  const markdown = await render(
+    Buffer.from(`# Notes ${hidden}\n\n![a chart](data:image/png;base64,${'iVBORw0KGgo'.repeat(50)})\n`),
+    'text/markdown; charset=utf-8',
+  );
+  assert.equal(markdown.text, `# Notes ${shown}\n\na chart\n`);
+  assert.deepEqual(markdown.outline, [{ level: 1, title: `Notes ${shown}`, offset: 0 }]);
+  const json = await render(
+    Buffer.from(JSON.stringify({ note: hidden, escaped: 'zero\\u200bwidth' }).replace('\\\\u', '\\u')),
+    'application/json',
+  );
+  assert.equal(json.text, `{\n  "note": "${shown}",\n  "escaped": "zerowidth"\n}`);
+  const broken = await render(Buffer.from(`{"note": "${hidden}`), 'application/json');
+  assert.equal(broken.text, `{"note": "${shown}`);
+});

@@ -1,9 +1,11 @@
 import { PeriscopeError } from '../errors.ts';
 import { decodeBody } from './charset.ts';
+import { cleanMarkdown } from './clean-markdown.ts';
 import { parseContentType } from './content-type.ts';
 import { renderXml } from './feed.ts';
 import { extractHtml } from './html-extract.ts';
 import { DEFAULT_IMAGE_MAX_BYTES, renderImage } from './image.ts';
+import { stripInvisible } from './invisible-unicode.ts';
 import { markdownOutline } from './outline.ts';
 import { judgePage } from './page-verdict.ts';
 import { DEFAULT_PDF_MAX_PAGES, renderPdf } from './pdf.ts';
@@ -13,7 +15,8 @@ import type { ContentInput, RenderedContent } from './types.ts';
 /**
  * One HTTP response → readable text. The kind is decided from the bytes and the declared type
  * (`sniffContent`), the charset the way a browser does (`decodeBody`), then one handler per kind:
- * HTML → main content (Markdown or text), JSON → pretty-printed, text and Markdown → as is,
+ * HTML → main content (Markdown or text), JSON → pretty-printed, text and Markdown → as they are, less the
+ * characters a reader cannot see (`stripInvisible`) and, in Markdown, `data:` images (`cleanMarkdown`),
  * RSS/Atom feeds → a list of entries, other XML → its (re-indented) source.
  * PDFs → their text (PDF.js, loaded on the first PDF), PNG/JPEG/GIF/WebP images → a multimodal block.
  * Other binary bodies are `UNSUPPORTED_CONTENT`: never handed on as garbled text.
@@ -57,11 +60,11 @@ export async function renderContent(input: ContentInput): Promise<RenderedConten
       return { ...base, ...rendered, outline };
     }
     case 'markdown': {
-      const text = stripBom(decoded.text);
+      const text = cleanMarkdown(stripBom(decoded.text));
       return { kind: 'markdown', ...base, extractor: 'markdown', outline: markdownOutline(text), text };
     }
     default:
-      return { kind: 'text', ...base, extractor: 'text', text: stripBom(decoded.text) };
+      return { kind: 'text', ...base, extractor: 'text', text: stripInvisible(stripBom(decoded.text)) };
   }
 }
 
@@ -81,13 +84,16 @@ function renderImageContent(input: ContentInput, mimeType: string): RenderedCont
   return { kind: 'image', contentType, charset: 'binary', extractor: 'image', image, text };
 }
 
-/** Pretty-printed JSON (two spaces); a body that does not parse is shown as the text it is. */
+/**
+ * Pretty-printed JSON (two spaces); a body that does not parse is shown as the text it is. Invisible characters
+ * go after printing, so that those written as `\u200b` escapes (which parsing turns into the characters) go too.
+ */
 function prettyJson(text: string): { extractor: string; text: string } {
   const source = stripBom(text);
   try {
-    return { extractor: 'json', text: JSON.stringify(JSON.parse(source), null, 2) };
+    return { extractor: 'json', text: stripInvisible(JSON.stringify(JSON.parse(source), null, 2)) };
   } catch {
-    return { extractor: 'text', text: source };
+    return { extractor: 'text', text: stripInvisible(source) };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { CallContext } from '../call-context.ts';
 import type { FetchBackendsConfig } from '../config/fetch-schema.ts';
 import type { ProvidersConfig } from '../config/search-schema.ts';
+import { stripInvisible } from '../content/invisible-unicode.ts';
 import { renderContent } from '../content/render-content.ts';
 import type { ExtractMode, RenderedContent } from '../content/types.ts';
 import { PeriscopeError } from '../errors.ts';
@@ -106,7 +107,8 @@ export interface ReaderDocument {
 
 /**
  * A reader's answer → a FetchedPage through the same content pipeline as a local fetch: Markdown is taken as it
- * is (outline, no BOM), HTML is reduced to its main content and judged (a shell or challenge is not content).
+ * is (outline, no BOM) less invisible characters and data-URI images (`cleanMarkdown`), HTML is reduced to its
+ * main content and judged (a shell or challenge is not content).
  * Empty text is EMPTY_CONTENT, and an origin status ≥ 400 the reader passed on is HTTP_STATUS.
  */
 export async function readerPage(document: ReaderDocument): Promise<FetchedPage> {
@@ -136,11 +138,14 @@ export async function readerPage(document: ReaderDocument): Promise<FetchedPage>
     body: new TextEncoder().encode(text),
     mode: document.mode,
   });
+  // The reader's own title and date are page text too: the same invisible-character hygiene as the body.
+  const title = document.title ? stripInvisible(document.title).trim() : '';
+  const publishedAt = document.publishedAt ? stripInvisible(document.publishedAt).trim() : '';
   const rendered: RenderedContent = {
     ...content,
     extractor: isHtml ? content.extractor : document.backend,
-    ...(document.title && !content.title ? { title: document.title } : {}),
-    ...(document.publishedAt && !content.publishedAt ? { publishedAt: document.publishedAt } : {}),
+    ...(title && !content.title ? { title } : {}),
+    ...(publishedAt && !content.publishedAt ? { publishedAt } : {}),
   };
   return { url: document.url.href, finalUrl, status, content: rendered };
 }

@@ -193,8 +193,12 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           ...(content.image ? { image: content.image } : {}),
           text: window.text,
         };
-        const parts = [wrapUntrusted(`${pageHeader(data)}\n\n${window.text}`, page.finalUrl).text];
-        if (window.truncated) parts.push(readOnHint(window, content.outline ?? []));
+        // Page-written text (header, window, the headings that come next) goes inside the envelope; only our
+        // own sentence with the offsets follows it.
+        const sections = window.truncated ? sectionsAfter(window, content.outline ?? []) : undefined;
+        const enveloped = [pageHeader(data), window.text, sections].filter((part) => part !== undefined);
+        const parts = [wrapUntrusted(enveloped.join('\n\n'), page.finalUrl).text];
+        if (window.truncated) parts.push(readOnHint(window, sections !== undefined));
         const elapsedMs = Math.round(performance.now() - started);
         const shown = window.truncated
           ? `${window.length} of ${window.totalLength} chars`
@@ -237,16 +241,21 @@ function pageHeader(data: WebFetchData): string {
   return lines.filter((line) => line !== undefined).join('\n');
 }
 
-/** Where this window ends, how to go on, and the sections that come next. */
-function readOnHint(window: PageWindow, outline: readonly OutlineEntry[]): string {
-  const end = window.startIndex + window.length;
-  const next = headingsFrom(outline, end, HINT_HEADINGS)
+/** The sections that come after this window, with their offsets: page headings, so inside the envelope. */
+function sectionsAfter(window: PageWindow, outline: readonly OutlineEntry[]): string | undefined {
+  const next = headingsFrom(outline, window.startIndex + window.length, HINT_HEADINGS)
     .map((entry) => `"${entry.title}" (startIndex=${entry.offset})`)
     .join(', ');
+  return next ? `[Sections after this point: ${next}.]` : undefined;
+}
+
+/** Where this window ends and how to go on: numbers only, no page text, so it can follow the envelope. */
+function readOnHint(window: PageWindow, hasSections: boolean): string {
+  const end = window.startIndex + window.length;
   return (
     `[Showing characters ${window.startIndex}–${end} of ${window.totalLength}. ` +
-    `To read on, call web_fetch with the same url and startIndex=${window.nextStartIndex}.` +
-    (next ? ` Sections after this point: ${next}.]` : ']')
+    (hasSections ? 'The sections after this point are listed at the end of the content above. ' : '') +
+    `To read on, call web_fetch with the same url and startIndex=${window.nextStartIndex}.]`
   );
 }
 

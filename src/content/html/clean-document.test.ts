@@ -55,9 +55,27 @@ test('every way of hiding text from a reader removes it before extraction', () =
     '<dialog><p>H32</p></dialog>',
     '<noscript><p>H33</p></noscript>',
     '<div style="margin-left:-5000px">H34</div>',
+    // Bypasses of the rules above: an entrance-animation look-alike that animates nothing, CSS comments and
+    // escapes, attribute values in capitals, Tailwind's important modifier, state variants, more class names.
+    '<div style="opacity:0;transition:none">H35</div>',
+    '<div style="opacity:0;transform:none">H36</div>',
+    '<div style="opacity:0;transform:translateY(0px) scale(1)">H37</div>',
+    '<div style="opacity:0;transition:opacity 1s">H38</div>',
+    '<div style="display:/**/none">H39</div>',
+    '<div style="display:none/*x*/">H40</div>',
+    '<div style="display:none/* unclosed">H41</div>',
+    '<div style="d\\69splay:n\\one">H42</div>',
+    '<div aria-hidden="TRUE">H43</div>',
+    '<span class="!sr-only">H44</span>',
+    '<span class="sr-only!">H45</span>',
+    '<span class="sr-only focus:not-sr-only">H46</span>',
+    '<span class="govuk-visually-hidden">H47</span>',
+    '<span class="slds-assistive-text">H48</span>',
+    '<span class="visuallyHidden">H49</span>',
+    '<span class="is-sr-only">H50</span>',
   ];
   const text = cleanedBody(`<article>${ARTICLE}${hidden.join('\n')}</article>`);
-  for (let index = 1; index <= 34; index++) {
+  for (let index = 1; index <= hidden.length; index++) {
     assert.doesNotMatch(text, new RegExp(`\\bH${index}\\b`), `H${index} leaked`);
   }
   assert.match(text, /Paragraph 11: the lighthouse keeper/);
@@ -78,9 +96,13 @@ test('what only looks hidden stays: responsive classes, entrance animations, fon
     '<div hidden="until-found">V11</div>',
     '<div class="hiddenness">V12</div>',
     '<div style="display:none;display:block">V13</div>',
+    '<div style="opacity:0;transform:scale(0.95)">V14</div>',
+    '<div class="hidden max-md:block">V15</div>',
+    '<div class="!sr-only lg:!not-sr-only">V16</div>',
+    '<div style="display:/* none */block">V17</div>',
   ];
   const text = cleanedBody(`<article>${ARTICLE}${visible.join('\n')}</article>`);
-  for (let index = 1; index <= 13; index++) {
+  for (let index = 1; index <= visible.length; index++) {
     assert.match(text, new RegExp(`\\bV${index}\\b`), `V${index} was dropped`);
   }
   assert.equal(hiddenByStyle('display:none !important; display:block'), 'display:none');

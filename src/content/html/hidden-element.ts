@@ -14,7 +14,7 @@ export function hiddenReason(element: DomElement): string | undefined {
   if (hidden !== null && hidden !== 'until-found') return 'hidden attribute';
   // Wikimedia renders formulas as aria-hidden fallback images: keep those (as Readability does).
   if (
-    element.getAttribute('aria-hidden') === 'true' &&
+    element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true' &&
     !(element.getAttribute('class') ?? '').includes('fallback-image')
   ) {
     return 'aria-hidden';
@@ -37,40 +37,74 @@ function hasSizedDescendant(element: DomElement): boolean {
   return false;
 }
 
-/** Class names that hide an element, or show it only to screen readers (Bootstrap, Tailwind, WordPress, …). */
+/**
+ * Class names that hide an element, or show it only to screen readers: Tailwind, Bootstrap 3–5, HTML5
+ * Boilerplate, WordPress, Drupal and Joomla, Foundation, Bulma, Angular CDK, GOV.UK, NHS, USWDS, Salesforce
+ * Lightning, IBM Carbon, UIkit, W3.CSS, and the spellings sites invent on the same theme. Compared in lower case,
+ * without Tailwind's `!` important modifier (`!sr-only`, `sr-only!`).
+ */
 const HIDDEN_CLASSES = new Set([
   'sr-only',
   'sr-only-focusable',
+  'sronly',
+  'sr-text',
   'visually-hidden',
   'visually-hidden-focusable',
   'visuallyhidden',
+  'visuallyhidden-focusable',
+  'hidden-visually',
+  'u-visually-hidden',
   'screen-reader-text',
   'screen-reader-only',
   'screenreader-only',
+  'screen-reader',
+  'screenreader',
+  'screenreader-text',
   'a11y-hidden',
+  'a11y-only',
+  'assistive-text',
+  'element-invisible',
+  'element-hidden',
+  'show-for-sr',
+  'is-sr-only',
+  'cdk-visually-hidden',
+  'govuk-visually-hidden',
+  'govuk-visually-hidden-focusable',
+  'nhsuk-u-visually-hidden',
+  'usa-sr-only',
+  'slds-assistive-text',
+  'slds-hide',
+  'bx--visually-hidden',
+  'cds--visually-hidden',
+  'bx--assistive-text',
+  'cds--assistive-text',
+  'uk-hidden',
+  'uk-invisible',
+  'w3-hide',
+  'text-hide',
   'hidden',
   'd-none',
   'is-hidden',
   'u-hidden',
-  'u-visually-hidden',
-  'hidden-visually',
-  'element-invisible',
-  'show-for-sr',
-  'cdk-visually-hidden',
   'invisible',
 ]);
 
-/** A responsive class that shows the element again on some screens: `md:block`, `d-lg-flex`. */
+/**
+ * A responsive class that shows the element again on some screens: `md:block`, `max-lg:not-sr-only`,
+ * `d-lg-flex`. Only screen-size, container, orientation and colour-scheme variants count: a state variant
+ * (`focus:not-sr-only`, `hover:block`) shows nothing until the reader acts, and on an element that cannot take
+ * focus never does.
+ */
 const SHOWN_AGAIN =
-  /^(?:[\w-]+:)+(?:block|flex|grid|inline|inline-block|inline-flex|inline-grid|table|contents|flow-root|visible|not-sr-only)$|^d-(?:sm|md|lg|xl|xxl|print)-(?!none)[a-z-]+$/;
+  /^(?:(?:sm|md|lg|xl|\d?xl|xxl|(?:min|max)-[\w[\]().-]+|@[\w[\]().-]+|dark|portrait|landscape):)+!?(?:block|flex|grid|inline|inline-block|inline-flex|inline-grid|table|contents|flow-root|visible|not-sr-only)!?$|^d-(?:sm|md|lg|xl|xxl|print)-(?!none)[a-z-]+$/;
 
 /** A cheap pre-check on the raw attribute: most class lists name none of `HIDDEN_CLASSES`. */
-const MAY_HIDE = /hidden|sr-only|screen-?reader|d-none|invisible|show-for-sr/i;
+const MAY_HIDE = /hid|sr-|sronly|screen-?reader|d-none|invisible|show-for-sr|a11y|assistive/i;
 
 export function hiddenByClass(classes: string): string | undefined {
   if (!MAY_HIDE.test(classes)) return undefined;
   const names = classes.trim().split(/\s+/);
-  const hiding = names.find((name) => HIDDEN_CLASSES.has(name.toLowerCase()));
+  const hiding = names.find((name) => HIDDEN_CLASSES.has(name.toLowerCase().replace(/^!|!$/g, '')));
   if (!hiding || names.some((name) => SHOWN_AGAIN.test(name))) return undefined;
   return `class ${hiding}`;
 }
@@ -86,9 +120,10 @@ export function hiddenByStyle(style: string): string | undefined {
   const get = (property: string) => declarations.get(property) ?? '';
   if (get('display') === 'none') return 'display:none';
   if (/^(?:hidden|collapse)$/.test(get('visibility'))) return 'visibility:hidden';
-  // An entrance animation's first frame (Framer Motion & co. render `opacity:0;transform:…` on the server)
-  // is content about to show, not hidden text.
-  if (isZero(get('opacity')) && !get('transform') && !get('transition')) return 'opacity:0';
+  // An entrance animation's first frame (Framer Motion & co. render `opacity:0;transform:translateY(20px)` on
+  // the server) is content about to show, not hidden text. Only a transform that moves or scales the element
+  // counts: `transform:none`, a zero translate or a bare `transition` animate nothing in.
+  if (isZero(get('opacity')) && !isMoved(get('transform'))) return 'opacity:0';
   if (isZero(get('font-size'))) return 'font-size:0';
   if (/^scale[xy]?\(\s*0*(?:\.0*)?\s*(?:[,)])/.test(get('transform'))) return 'transform:scale(0)';
   if (lengthPx(get('text-indent')) <= -999) return 'text-indent off-screen';
@@ -114,7 +149,7 @@ export function hiddenByStyle(style: string): string | undefined {
 
 function parseStyle(style: string): Map<string, string> {
   const declarations = new Map<string, Declaration>();
-  for (const part of style.split(';')) {
+  for (const part of plainCss(style).split(';')) {
     const colon = part.indexOf(':');
     if (colon < 0) continue;
     const property = part.slice(0, colon).trim().toLowerCase();
@@ -129,6 +164,48 @@ function parseStyle(style: string): Map<string, string> {
     declarations.set(property, { value, important });
   }
   return new Map([...declarations].map(([property, { value }]) => [property, value]));
+}
+
+/**
+ * CSS as a browser reads it before matching: comments gone (`display:` + an empty comment + `none` still hides;
+ * a comment separates tokens, so it becomes a space) and escapes decoded (`d\69splay`, `n\one`).
+ */
+function plainCss(style: string): string {
+  if (!/[/\\]/.test(style)) return style;
+  return style
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, ' ')
+    .replace(
+      /\\([0-9a-f]{1,6})[ \t\r\n\f]?|\\([^\r\n\f0-9a-f])/gi,
+      (_escape, hex?: string, char?: string) => {
+        if (hex === undefined) return char ?? '';
+        const code = Number.parseInt(hex, 16);
+        return String.fromCodePoint(code > 0 && code <= 0x10ffff ? code : 0xfffd);
+      },
+    );
+}
+
+/**
+ * Whether a `transform` moves, scales, rotates or skews the element: any function with a value off the
+ * identity. `none`, `translate(0)`, `scale(1)` and values that are not plain numbers (`var(--y)`) do not.
+ */
+function isMoved(transform: string): boolean {
+  for (const [, name = '', args = ''] of transform.matchAll(/([a-z][a-z0-9]*)\(([^()]*)\)/g)) {
+    if (name === 'perspective') continue;
+    const values = args
+      .split(/[\s,]+/)
+      .filter((value) => value !== '')
+      .map((value) => Number.parseFloat(value));
+    if (values.some((value) => !Number.isFinite(value))) continue;
+    const identity = name.startsWith('scale')
+      ? values.map(() => 1)
+      : name === 'matrix'
+        ? [1, 0, 0, 1, 0, 0]
+        : name === 'matrix3d'
+          ? [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+          : values.map(() => 0);
+    if (values.some((value, index) => value !== identity[index])) return true;
+  }
+  return false;
 }
 
 /** A CSS length in (approximate) pixels; `NaN` when it is not a plain length. Percentages and viewport

@@ -41,9 +41,16 @@ export interface McpCallToolResult {
   isError: boolean;
 }
 
+/** Fields of an untrusted result (`data.untrusted`) that the page wrote; the enveloped text carries them. */
+const PAGE_WRITTEN = ['title', 'byline', 'publishedAt', 'language', 'siteName', 'outline'] as const;
+
 /**
  * `content` is what the model reads (the output, then the image when there is one); `structuredContent` is the
- * data of a successful call, less the image bytes that the image block already carries.
+ * data of a successful call, less the image bytes that the image block already carries. Some clients hand the
+ * model `structuredContent` instead of `content`, so for page content (`untrusted: true`) it holds no page text
+ * outside the untrusted envelope: its `text` is the enveloped output, and the fields the page wrote (title,
+ * byline, date, language, site name, outline headings) are left out, since the envelope's header and read-on
+ * note carry them.
  */
 export function toCallToolResult(result: ToolResult): McpCallToolResult {
   const content: McpContent[] = [{ type: 'text', text: result.output }];
@@ -54,6 +61,10 @@ export function toCallToolResult(result: ToolResult): McpCallToolResult {
     content.push({ type: 'image', data: image.base64, mimeType: image.mimeType });
     const { base64: _bytes, ...described } = image;
     data.image = described;
+  }
+  if (data.untrusted === true) {
+    for (const field of PAGE_WRITTEN) delete data[field];
+    data.text = result.output;
   }
   return { content, structuredContent: data, isError: false };
 }
