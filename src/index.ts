@@ -96,6 +96,8 @@ export function createPeriscope(
     allowList: createAllowList(validated.network.allowPrivateNetwork),
     ...(options.providers ? { extraProviders: options.providers } : {}),
     ...(options.baseDir ? { baseDir: options.baseDir } : {}),
+    // Provider health (cooldowns, last quota) is shared through the store with every process that uses it.
+    store: state.get,
   });
   const searchFingerprintOf = async () => searchFingerprint(validated, await chain.resolvedChain());
   const webSearch = policy.guard(
@@ -183,6 +185,15 @@ export type { HttpFetch, HttpResponse, LookupFunction } from './net/types.ts';
 export type { CreditAccounts } from './policy/credit-accounts.ts';
 export type { UsageCounts, UsageQuery, UsageReport, UsageRow } from './policy/usage.ts';
 export type { ChainResult, ProviderStatus } from './search/chain.ts';
+export type { FailureKind, ProviderErrorRules, ProviderFailure } from './search/provider-errors.ts';
+export {
+  hasApiKey,
+  type ProviderReply,
+  type ProviderRequest,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from './search/provider-http.ts';
 export type {
   ImageResult,
   ImageSearchRequest,
@@ -206,4 +217,4 @@ export {
   type ToolCallResult,
 } from './tools/tool-runner.ts';
 export type { WebFetchData, WebFetchInput } from './tools/web-fetch.ts';
-export type { WebSearchData, WebSearchInput } from './tools/web-search.ts';
+export type { SearchErrorData, WebSearchData, WebSearchInput } from './tools/web-search.ts';

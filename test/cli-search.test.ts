@@ -12,8 +12,13 @@ import { type CliRun, runCli } from './support/run-cli.ts';
 const fixture = (name: string) =>
   readFileSync(new URL(`../src/search/providers/__fixtures__/${name}`, import.meta.url), 'utf8');
 
+/**
+ * Each run keeps its state (the SQLite store: usage, provider health) in a folder of its own unless `env` names one
+ * (XDG_STATE_HOME): provider health carries over between runs that share it, as between a user's commands.
+ */
 function run(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return runCli(args, { cwd: folder, env });
+  const state = mkdtempSync(join(tmpdir(), 'periscope-cli-state-'));
+  return runCli(args, { cwd: folder, env: { XDG_STATE_HOME: state, ...env } });
 }
 
 function json(response: ServerResponse, status: number, body: unknown) {
@@ -42,6 +47,13 @@ before(async () => {
     'GET /ddg/i.js': (_request, response) =>
       response.writeHead(200, { 'content-type': 'application/json' }).end(fixture('duckduckgo-images.json')),
     'GET /wiki/w/api.php': (_request, response) => json(response, 503, { error: 'down' }),
+    'GET /limited/res/v1/web/search': (_request, response) =>
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60' }).end(
+        JSON.stringify({
+          type: 'ErrorResponse',
+          error: { code: 'RATE_LIMITED', detail: 'Too many requests' },
+        }),
+      ),
     'GET /tavily/usage': (_request, response) =>
       json(response, 200, { key: { usage: 150, limit: 1000 }, account: { current_plan: 'Bootstrap' } }),
   });
@@ -138,6 +150,7 @@ test('status lists every provider: chain position, credentials, health, live quo
   );
   assert.match(result.stdout, /\nserper +– +missing \(SERPER_API_KEY\) +ok/);
   assert.match(result.stdout, /\nduckduckgo +3 +keyless/);
+  assert.match(result.stdout, /\nnote on google-cse: closed to new customers/);
   assert.equal(server.calls.at(-1)?.headers.authorization, 'Bearer tvly-k');
 
   const parsed = JSON.parse((await run(['status', '--json'])).stdout) as {
@@ -147,6 +160,47 @@ test('status lists every provider: chain position, credentials, health, live quo
   assert.deepEqual(parsed.search.chain, ['duckduckgo', 'wikipedia']);
   assert.equal(parsed.providers.length, 13);
   assert.equal(parsed.providers.find((provider) => provider.id === 'brave')?.configured, false);
+});
+
+test('a 429 with Retry-After: 60 in one run benches the provider for the next runs; status shows until when', async () => {
+  const limited = join(folder, 'limited.config.json');
+  writeFileSync(
+    limited,
+    JSON.stringify({
+      search: { chain: ['brave', 'wikipedia'], timeoutMs: 2000 },
+      providers: {
+        brave: { baseUrl: `${server.url}/limited`, minIntervalMs: 0 },
+        wikipedia: { baseUrl: `${server.url}/wiki`, minIntervalMs: 0 },
+      },
+    }),
+  );
+  const env = { BRAVE_API_KEY: 'k', XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'periscope-cli-state-')) };
+  const asked = () => server.calls.filter((call) => call.url.pathname.startsWith('/limited/')).length;
+  const before = Date.now();
+  const first = await run(['search', 'tide', '--config', limited], env);
+  assert.equal(first.code, 1);
+  assert.match(first.stderr, /\(brave failed: rate limited[^,]*, wikipedia failed: HTTP error\)/);
+  assert.equal(asked(), 1);
+
+  const status = await run(['status', '--config', limited], env);
+  assert.equal(status.code, 0, status.stderr);
+  const row = /\nbrave +1 +env BRAVE_API_KEY +cooling down until (\S+) \(RATE_LIMITED\) +–\n/.exec(
+    status.stdout,
+  );
+  assert.ok(row, status.stdout);
+  const untilMs = Date.parse(row[1] as string);
+  assert.ok(untilMs >= before + 55_000 && untilMs <= Date.now() + 60_000, row[1]);
+
+  const second = await run(['search', 'tide', '--config', limited], env);
+  assert.match(second.stderr, /\(brave skipped: rate limited, wikipedia failed: HTTP error\)/);
+  assert.match(
+    second.stderr,
+    /brave skipped \(RATE_LIMITED\): cooling down for (59|60) s after: rate limited/,
+  );
+  assert.equal(asked(), 1, 'the second run did not ask brave');
+  // Another state folder: another user, nothing carried over.
+  const fresh = await run(['status', '--config', limited], { BRAVE_API_KEY: 'k' });
+  assert.match(fresh.stdout, /\nbrave +1 +env BRAVE_API_KEY +ok +–\n/);
 });
 
 test('usage mistakes are exit 2 with one line; every command has --help', async () => {

@@ -69,6 +69,27 @@ test('package.json exports each adapter as a subpath with its types, built from 
   }
 });
 
+test('package.json exports periscope/testing (stand-in, failure suite) with its types; the build emits it', async () => {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    exports: Record<string, { types: string; default: string }>;
+  };
+  assert.deepEqual(manifest.exports['./testing'], {
+    types: './dist/testing/provider-testing.d.ts',
+    default: './dist/testing/provider-testing.js',
+  });
+  assert.ok(existsSync(new URL('../src/testing/provider-testing.ts', import.meta.url)));
+  // src/testing is left out of the build as a folder; the public entry is listed by name, and its imports follow.
+  const build = JSON.parse(readFileSync(new URL('../tsconfig.build.json', import.meta.url), 'utf8')) as {
+    files?: string[];
+  };
+  assert.ok(build.files?.includes('src/testing/provider-testing.ts'), 'tsconfig.build.json files');
+  const entry = (await import('../src/testing/provider-testing.ts')) as Record<string, unknown>;
+  for (const name of ['startProviderStandIn', 'standInContext', 'jsonReply', 'runProviderFailureSuite']) {
+    assert.equal(typeof entry[name], 'function', name);
+  }
+  assert.deepEqual(await frameworksLoadedBy(['src/testing/provider-testing.ts']), []);
+});
+
 // The CLI loads a command's modules only when that command runs (cold start: bench/cold-start.bench.ts).
 const CLI_RECORDER = `
 import { registerHooks } from 'node:module';

@@ -20,12 +20,16 @@ after(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-test('the store opens on the first tool call, not before; close() closes it', async () => {
+test('the store opens on first use (a tool call, or status reading the shared provider health), not before; close() closes it', async () => {
   const file = join(folder, 'lazy.db');
   const periscope = harness.open({ store: { url: `sqlite://${file}` } });
   assert.equal(periscope.tools.length, 3);
-  await periscope.status();
-  assert.equal(existsSync(file), false, 'creating Periscope and asking the status opened nothing');
+  assert.equal(existsSync(file), false, 'creating Periscope opened nothing');
+  const statusFile = join(folder, 'status.db');
+  const forStatus = harness.open({ store: { url: `sqlite://${statusFile}` } });
+  await forStatus.status();
+  assert.equal(existsSync(statusFile), true, 'status reads the provider health kept in the store');
+  await forStatus.close();
   assert.equal(outcome(await periscope.search({ query: 'lazy' })), 'ok');
   assert.equal(existsSync(file), true);
   const store = await periscope.store();

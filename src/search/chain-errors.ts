@@ -2,8 +2,17 @@ import type { ProvidersConfig, SearchConfig } from '../config/search-schema.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { SearchAttempt } from './attempt.ts';
 
+/**
+ * A query one provider cannot take though the tool accepts it (over Brave's or Tavily's 400 characters): that
+ * provider is skipped, without a mark on its health, and the next one is asked.
+ */
+export function isProviderLimit(error: PeriscopeError): boolean {
+  return error.code === 'INVALID_INPUT' && error.details.reason === 'query-too-long';
+}
+
 /** Fallback on everything except a refused query, a cancelled call and a blocked URL. */
 export function shouldFallback(error: PeriscopeError): boolean {
+  if (isProviderLimit(error)) return true;
   return error.code !== 'INVALID_INPUT' && error.code !== 'ABORTED' && error.code !== 'URL_BLOCKED';
 }
 

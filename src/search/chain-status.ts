@@ -20,9 +20,19 @@ export interface ProviderStatus {
   supports: Array<'web' | 'images'>;
   minIntervalMs: number;
   maxConcurrent?: number;
+  /** The provider's own notice, e.g. google-cse: closed to new customers. */
+  note?: string;
   health: HealthSnapshot;
   /** Live (from the provider's quota endpoint) or from the last response's headers. */
   quota?: QuotaInfo;
+  /**
+   * `live`: just asked. `response`: what the last response said (in any process sharing the store), at `quotaAt` —
+   * the only source for providers without a quota endpoint (Serper, Exa, Firecrawl credits; Kagi's balance,
+   * which only its v0 answers carry).
+   */
+  quotaFrom?: 'live' | 'response';
+  /** ISO 8601: when that response came. */
+  quotaAt?: string;
   quotaError?: string;
 }
 
@@ -54,9 +64,14 @@ export async function providerStatus(state: ProviderState, context: StatusContex
     ],
     minIntervalMs: state.minIntervalMs,
     ...(state.maxConcurrent === undefined ? {} : { maxConcurrent: state.maxConcurrent }),
+    ...(provider.note === undefined ? {} : { note: provider.note }),
     health: state.health.snapshot(),
   };
-  if (status.health.quota) status.quota = status.health.quota;
+  if (status.health.quota) {
+    status.quota = status.health.quota;
+    status.quotaFrom = 'response';
+    if (status.health.quotaAt) status.quotaAt = status.health.quotaAt;
+  }
   const quota = provider.quota as SearchProvider['quota'];
   if (!context.quota || !quota || !state.configured || !state.enabled) return status;
   try {
@@ -73,6 +88,8 @@ export async function providerStatus(state: ProviderState, context: StatusContex
       (attemptContext) => quota.call(provider, attemptContext),
     );
     status.quota = value;
+    status.quotaFrom = 'live';
+    delete status.quotaAt;
   } catch (error) {
     status.quotaError = withoutProviderPrefix(provider.id, toPeriscopeError(error).message);
   }

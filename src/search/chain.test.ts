@@ -1,17 +1,25 @@
 // The chain with real providers (brave, duckduckgo, wikipedia, and small HTTP providers) against local stand-ins
 // that fail in each way: fallback order, what never falls through, cooldown and recovery, pacing, fan-out.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { after, before, beforeEach, test } from 'node:test';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { providersSchema, searchSchema } from '../config/search-schema.ts';
 import { isPeriscopeError, PeriscopeError } from '../errors.ts';
 import { createAllowList } from '../net/allow-list.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { throwForStatus } from '../net/http-status.ts';
+import { createMemoryStore } from '../store/memory-store.ts';
+import { createSqliteStore } from '../store/sqlite-store.ts';
+import type { Store } from '../store/store.ts';
 import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
+import { jsonReply, type StandInHandler, startProviderStandIn } from '../testing/provider-stand-in.ts';
 import { startTestServer, type TestHandler, type TestServer } from '../testing/test-server.ts';
 import { createSearchChain, type SearchChainSettings } from './chain.ts';
+import { serperSearchProvider } from './providers/serper.ts';
 import type { ImageResult, SearchProvider, SearchResult } from './types.ts';
 
 const ANOMALY = readFileSync(
@@ -535,6 +543,11 @@ test('image results on private, loopback, link-local or local-name addresses are
       width: 640,
       height: 480,
     },
+    // A private thumbnail alone costs the thumbnail, not the result.
+    { title: 'https://cdn.example/ok.jpg', imageUrl: 'https://cdn.example/ok.jpg' },
+  ]);
+  assert.deepEqual(answer.warnings, [
+    'pics gave 6 image results on a private or local address, dropped (network.allowPrivateNetwork opens such ranges)',
   ]);
   const opened = makeChain(
     { chain: ['pics'] },
@@ -544,7 +557,7 @@ test('image results on private, loopback, link-local or local-name addresses are
   const intranet = await opened.searchImages({ query: 'cat', count: 20 });
   assert.deepEqual(
     intranet.results.map((result) => result.imageUrl),
-    ['https://cdn.example/cat.jpg', 'http://10.0.0.5/internal.png'],
+    ['https://cdn.example/cat.jpg', 'http://10.0.0.5/internal.png', 'https://cdn.example/ok.jpg'],
   );
 });
 
@@ -572,4 +585,450 @@ test('config naming unknown providers is CONFIG_INVALID listing each', () => {
       return true;
     },
   );
+});
+
+// The same behaviours with built-in providers only (no test providers), each against its own stand-in on
+// 127.0.0.1 that speaks that provider's API: default pacing measured where the requests land, fan-out over two
+// real providers, a cooldown driven by X-RateLimit-* alone, and fallback on a refused or reset connection.
+describe('built-in providers against their stand-ins', () => {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((item) => item.close()));
+  });
+  async function standIn(handler: StandInHandler): Promise<TestServer> {
+    const started = await startProviderStandIn(handler);
+    servers.push(started);
+    return started;
+  }
+  function builtInChain(search: Record<string, unknown>, providers: Record<string, unknown>) {
+    return createSearchChain({
+      search: searchSchema.parse({ timeoutMs: 2000, ...search }),
+      providers: providersSchema.parse(providers),
+      env: {},
+      httpFetch,
+    });
+  }
+  const gapsOf = (times: number[]) => times.slice(1).map((time, index) => time - (times[index] as number));
+  const shown = (gaps: number[]) => gaps.map((gap) => gap.toFixed(0)).join(', ');
+  const serperHit = (title: string, link: string) => ({ title, link, snippet: `${title} snippet` });
+
+  test('pacing: 20 concurrent calls reach the serper stand-in at serper’s default spacing (220 ms)', async () => {
+    const times: number[] = [];
+    const server = await standIn((call) => {
+      times.push(performance.now());
+      assert.equal(`${call.method} ${call.url.pathname}`, 'POST /search');
+      assert.equal(call.headers['x-api-key'], 'serper-key');
+      const { q } = JSON.parse(call.body) as { q: string };
+      return jsonReply({ organic: [serperHit(q, `https://serper.example/${q}`)], credits: 1 });
+    });
+    // No minIntervalMs in the config: the provider's own default applies.
+    const chain = builtInChain(
+      { chain: ['serper'] },
+      { serper: { apiKey: 'serper-key', baseUrl: server.url } },
+    );
+    const defaultMs = serperSearchProvider.minIntervalMs;
+    assert.equal(defaultMs, 220);
+    assert.equal((await chain.status()).find((item) => item.id === 'serper')?.minIntervalMs, defaultMs);
+    // One call first, so the 20 measured ones do not carry the first connection's and first run's costs.
+    await chain.search({ query: 'warm-up', count: 3 });
+    times.length = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => chain.search({ query: `q${index}`, count: 3 })),
+    );
+    assert.deepEqual(
+      answers.map((answer) => answer.results[0]?.title),
+      Array.from({ length: 20 }, (_, index) => `q${index}`),
+    );
+    assert.equal(times.length, 20);
+    // Starts are spaced exactly by the pacer; arrivals carry event-loop jitter (one process), hence the tolerance.
+    const gaps = gapsOf(times);
+    assert.ok(Math.min(...gaps) >= defaultMs - 40, `gaps: ${shown(gaps)}`);
+    assert.ok((times.at(-1) as number) - (times[0] as number) >= 19 * defaultMs - 20, `gaps: ${shown(gaps)}`);
+    assert.ok(answers.filter((answer) => (answer.attempts[0]?.queuedMs ?? 0) > 0).length >= 19);
+  });
+
+  test('pacing: duckduckgo is serialised and spaced by its defaults (1 in flight, 1 500 ms); 20 calls queue', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const times: number[] = [];
+    const server = await startTestServer({
+      'POST /html/': (_request, response) => {
+        times.push(performance.now());
+        inFlight++;
+        most = Math.max(most, inFlight);
+        setTimeout(() => {
+          inFlight--;
+          response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(DDG_RESULTS);
+        }, 60);
+      },
+    });
+    servers.push(server);
+    const defaults = builtInChain({ chain: ['duckduckgo'] }, { duckduckgo: { baseUrl: server.url } });
+    const status = (await defaults.status()).find((item) => item.id === 'duckduckgo');
+    assert.equal(status?.minIntervalMs, 1_500);
+    assert.equal(status?.maxConcurrent, 1);
+    // The default spacing, measured: two calls at once arrive 1.5 s apart.
+    await Promise.all([defaults.search({ query: 'a', count: 1 }), defaults.search({ query: 'b', count: 1 })]);
+    assert.equal(times.length, 2);
+    assert.ok((times[1] as number) - (times[0] as number) >= 1_500 - 40, `gap: ${shown(gapsOf(times))}`);
+
+    // 20 calls with a shorter interval (20 × 1.5 s would be half a minute), shorter than an answer takes (60 ms):
+    // serialised, so never two in flight, spaced, all answered.
+    times.length = 0;
+    most = 0;
+    const intervalMs = 30;
+    const chain = builtInChain(
+      { chain: ['duckduckgo'] },
+      { duckduckgo: { baseUrl: server.url, minIntervalMs: intervalMs } },
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => chain.search({ query: `q${index}`, count: 3 })),
+    );
+    assert.ok(answers.every((answer) => answer.provider === 'duckduckgo' && answer.results.length === 3));
+    assert.equal(most, 1, 'one request in flight at a time');
+    assert.equal(times.length, 20);
+    const gaps = gapsOf(times);
+    assert.ok(Math.min(...gaps) >= intervalMs - 15, `gaps: ${shown(gaps)}`);
+    assert.ok(
+      (times.at(-1) as number) - (times[0] as number) >= 19 * intervalMs - 10,
+      `gaps: ${shown(gaps)}`,
+    );
+  });
+
+  test('fan-out over brave and serper merges by rank and drops the same page (utm_*, gclid, case, www, slash)', async () => {
+    const arrived: Record<string, number> = {};
+    const brave = await standIn((call) => {
+      arrived.brave = performance.now();
+      assert.equal(call.url.pathname, '/res/v1/web/search');
+      const results = [
+        { title: 'Guide', url: 'https://Example.com/guide/?utm_source=brave&id=7', description: 'b1' },
+        { title: 'Docs', url: 'https://example.com/Docs', description: 'b2' },
+        { title: 'Brave only', url: 'https://brave-only.example/a', description: 'b3' },
+      ];
+      return { ...jsonReply({ type: 'search', web: { results } }), delayMs: 150 };
+    });
+    const serper = await standIn((call) => {
+      arrived.serper = performance.now();
+      assert.equal(call.url.pathname, '/search');
+      const organic = [
+        serperHit('Serper only', 'https://serper-only.example/b'),
+        serperHit('Guide again', 'http://example.com/guide?id=7&utm_medium=serp&gclid=abc'),
+        serperHit('Docs again', 'HTTPS://WWW.EXAMPLE.COM/Docs/'),
+        serperHit('Serper last', 'https://serper-only.example/c'),
+      ];
+      return { ...jsonReply({ organic }), delayMs: 150 };
+    });
+    const chain = builtInChain(
+      { chain: ['brave', 'serper'], mode: 'fanout', fanout: 2 },
+      {
+        brave: { apiKey: 'brave-key', baseUrl: brave.url },
+        serper: { apiKey: 'serper-key', baseUrl: serper.url },
+      },
+    );
+    const answer = await chain.search({ query: 'guide', count: 10 });
+    assert.equal(answer.provider, 'brave+serper');
+    // Rank 1 of each, rank 2 of each…: serper's "Guide again" and "Docs again" are brave's first two, dropped.
+    assert.deepEqual(
+      answer.results.map((result) => [result.title, result.url]),
+      [
+        ['Guide', 'https://example.com/guide/?utm_source=brave&id=7'],
+        ['Serper only', 'https://serper-only.example/b'],
+        ['Docs', 'https://example.com/Docs'],
+        ['Brave only', 'https://brave-only.example/a'],
+        ['Serper last', 'https://serper-only.example/c'],
+      ],
+    );
+    assert.deepEqual(summary(answer.attempts), ['brave:ok', 'serper:ok']);
+    assert.equal(brave.calls.length, 1);
+    assert.equal(serper.calls.length, 1);
+    // Asked together: each request arrived before the other's answer (150 ms) could have come back.
+    const apartMs = Math.abs((arrived.brave as number) - (arrived.serper as number));
+    assert.ok(apartMs < 150, `arrived ${apartMs.toFixed(0)} ms apart`);
+  });
+
+  test('cooldown from X-RateLimit-* alone (Brave’s format, no Retry-After): skipped until the reset, then recovers', async () => {
+    let braveCalls = 0;
+    const brave = await standIn(() => {
+      braveCalls++;
+      const windows = { 'x-ratelimit-limit': '1, 15000', 'x-ratelimit-policy': '1;w=1, 15000;w=2592000' };
+      if (braveCalls === 1) {
+        return jsonReply(
+          { type: 'ErrorResponse', error: { code: 'RATE_LIMITED', detail: 'Request rate limit exceeded' } },
+          429,
+          { ...windows, 'x-ratelimit-remaining': '0, 13999', 'x-ratelimit-reset': '1, 1419704' },
+        );
+      }
+      return jsonReply(
+        {
+          type: 'search',
+          web: { results: [{ title: 'Brave', url: 'https://brave.example/', description: '' }] },
+        },
+        200,
+        { ...windows, 'x-ratelimit-remaining': '0, 13998', 'x-ratelimit-reset': '1, 1419703' },
+      );
+    });
+    const wiki = await standIn(() =>
+      jsonReply({ query: { search: [{ title: 'Tide', snippet: 'A tide' }] } }),
+    );
+    const chain = builtInChain(
+      { chain: ['brave', 'wikipedia'] },
+      {
+        brave: { apiKey: 'brave-key', baseUrl: brave.url, minIntervalMs: 0 },
+        wikipedia: { baseUrl: wiki.url, minIntervalMs: 0 },
+      },
+    );
+    const first = await chain.search({ query: 'tide', count: 5 });
+    assert.deepEqual(summary(first.attempts), ['brave:failed:RATE_LIMITED', 'wikipedia:ok']);
+    assert.equal(first.attempts[0]?.retryAfterMs, 1_000, 'the exhausted (per-second) window resets in 1 s');
+    const second = await chain.search({ query: 'tide', count: 5 });
+    assert.deepEqual(summary(second.attempts), ['brave:skipped:RATE_LIMITED', 'wikipedia:ok']);
+    assert.match(second.attempts[0]?.message ?? '', /^cooling down for 1 s after: rate limited/);
+    assert.equal(braveCalls, 1, 'not asked while cooling');
+    const cooling = (await chain.status()).find((item) => item.id === 'brave');
+    assert.equal(cooling?.health.state, 'cooling');
+    const untilMs = Date.parse(cooling?.health.coolingUntil ?? '');
+    assert.ok(untilMs - Date.now() > 500 && untilMs - Date.now() <= 1_000, cooling?.health.coolingUntil);
+    await new Promise((resolve) => setTimeout(resolve, untilMs - Date.now() + 30));
+    const third = await chain.search({ query: 'tide', count: 5 });
+    assert.deepEqual(summary(third.attempts), ['brave:ok']);
+    assert.equal(braveCalls, 2);
+    const recovered = (await chain.status()).find((item) => item.id === 'brave');
+    assert.equal(recovered?.health.state, 'ok');
+    assert.equal(recovered?.quota?.remaining, 13_998, 'the monthly window is the quota shown');
+  });
+
+  test('a refused connection and a reset connection are NETWORK attempts, and the next provider answers', async () => {
+    const closed = createNetServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const refusedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    let resets = 0;
+    const resetting = createNetServer((socket) =>
+      socket.once('data', () => {
+        resets++;
+        socket.resetAndDestroy();
+      }),
+    );
+    await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+    const resetPort = (resetting.address() as AddressInfo).port;
+    try {
+      const wiki = await standIn(() =>
+        jsonReply({ query: { search: [{ title: 'Tide', snippet: 'A tide' }] } }),
+      );
+      const chain = builtInChain(
+        { chain: ['brave', 'serper', 'wikipedia'] },
+        {
+          brave: { apiKey: 'brave-key', baseUrl: `http://127.0.0.1:${refusedPort}` },
+          serper: { apiKey: 'serper-key', baseUrl: `http://127.0.0.1:${resetPort}` },
+          wikipedia: { baseUrl: wiki.url },
+        },
+      );
+      const answer = await chain.search({ query: 'tide', count: 5 });
+      assert.equal(answer.provider, 'wikipedia');
+      assert.deepEqual(summary(answer.attempts), [
+        'brave:failed:NETWORK',
+        'serper:failed:NETWORK',
+        'wikipedia:ok',
+      ]);
+      assert.match(answer.attempts[0]?.message ?? '', /refused/i);
+      assert.match(answer.attempts[1]?.message ?? '', /reset|closed|hang up/i);
+      assert.ok(resets >= 1, 'the reset server was reached');
+      assert.equal(wiki.calls.length, 1);
+    } finally {
+      await new Promise<void>((resolve) => resetting.close(() => resolve()));
+    }
+  });
+
+  test('status carries a provider’s note: google-cse is closed to new customers', async () => {
+    const chain = builtInChain({}, {});
+    const status = await chain.status();
+    assert.match(
+      status.find((item) => item.id === 'google-cse')?.note ?? '',
+      /^closed to new customers; existing keys work until 2027-01-01/,
+    );
+    assert.deepEqual(
+      status.filter((item) => item.note !== undefined).map((item) => item.id),
+      ['google-cse'],
+    );
+  });
+});
+
+// Provider health kept in the Store (src/search/health-store.ts): what one chain learns — a cooldown, the last
+// error, the credits a response reported — reaches another chain sharing the store, as the next CLI run would.
+describe('provider health shared through the store', () => {
+  const servers: TestServer[] = [];
+  const stores: Store[] = [];
+  afterEach(async () => {
+    await Promise.all([
+      ...servers.splice(0).map((item) => item.close()),
+      ...stores.splice(0).map((s) => s.close()),
+    ]);
+  });
+  async function standIn(handler: StandInHandler): Promise<TestServer> {
+    const started = await startProviderStandIn(handler);
+    servers.push(started);
+    return started;
+  }
+  function sqliteStore(path: string): Store {
+    const store = createSqliteStore({ path });
+    stores.push(store);
+    return store;
+  }
+  function chainWith(
+    store: Store | undefined,
+    search: Record<string, unknown>,
+    providers: Record<string, unknown>,
+  ) {
+    return createSearchChain({
+      search: searchSchema.parse({ timeoutMs: 2000, ...search }),
+      providers: providersSchema.parse(providers),
+      env: {},
+      httpFetch,
+      ...(store ? { store: async () => store } : {}),
+    });
+  }
+  const statusOf = async (chain: ReturnType<typeof createSearchChain>, id: string) =>
+    (await chain.status()).find((item) => item.id === id);
+
+  test('a serper answer’s credits show in status, from the response and when; another chain sharing the store sees them', async () => {
+    const serper = await standIn((call) => {
+      assert.equal(call.headers['x-api-key'], 'serper-key');
+      return jsonReply({
+        organic: [{ title: 'Tide', link: 'https://tide.example/', snippet: 'A tide' }],
+        credits: 2,
+      });
+    });
+    const store = createMemoryStore();
+    stores.push(store);
+    const providers = { serper: { apiKey: 'serper-key', baseUrl: serper.url } };
+    const first = chainWith(store, { chain: ['serper'] }, providers);
+    const before = Date.now();
+    assert.equal((await first.search({ query: 'tide', count: 3 })).provider, 'serper');
+    const shown = await statusOf(first, 'serper');
+    assert.deepEqual(shown?.quota, { note: '2 credits used' });
+    assert.equal(shown?.quotaFrom, 'response');
+    assert.ok(Date.parse(shown?.quotaAt ?? '') >= before - 1000, shown?.quotaAt);
+
+    const later = chainWith(store, { chain: ['serper'] }, providers);
+    const seen = await statusOf(later, 'serper');
+    assert.deepEqual(seen?.quota, { note: '2 credits used' });
+    assert.equal(seen?.quotaAt, shown?.quotaAt);
+    assert.equal(serper.calls.length, 1, 'status asked nothing: serper has no quota endpoint');
+  });
+
+  test('kagi’s balance (only in v0 answers) is kept: a later chain on the store shows it without asking', async () => {
+    const kagi = await standIn((call) =>
+      call.url.pathname === '/api/v0/search'
+        ? jsonReply({
+            meta: { id: 'i', node: 'n', ms: 1, api_balance: 4.2 },
+            data: [{ t: 0, url: 'https://tide.example/', title: 'Tide', snippet: 'A tide' }],
+          })
+        : jsonReply({ meta: {}, error: [{ code: 403, message: 'API v1 access is invite-only' }] }, 403),
+    );
+    const store = createMemoryStore();
+    stores.push(store);
+    const providers = { kagi: { apiKey: 'kagi-key', baseUrl: kagi.url } };
+    await chainWith(store, { chain: ['kagi'] }, providers).search({ query: 'tide', count: 3 });
+    const seen = await statusOf(chainWith(store, { chain: ['kagi'] }, providers), 'kagi');
+    assert.deepEqual(seen?.quota, { note: 'Kagi balance $4.20' });
+    assert.equal(seen?.quotaFrom, 'response');
+    assert.deepEqual(
+      kagi.calls.map((call) => `${call.method} ${call.url.pathname} ${call.headers.authorization}`),
+      ['POST /api/v1/search Bot kagi-key', 'GET /api/v0/search Bot kagi-key'],
+    );
+  });
+
+  test('two chains sharing one SQLite store see the same cooldown, and a success in either ends it', async () => {
+    let braveDown = true;
+    const brave = await standIn(() =>
+      braveDown
+        ? jsonReply({ type: 'ErrorResponse', error: { code: 'RATE_LIMITED', detail: 'Too many' } }, 429, {
+            'retry-after': '60',
+          })
+        : jsonReply({
+            web: { results: [{ title: 'Brave', url: 'https://brave.example/', description: 'b' }] },
+          }),
+    );
+    const wiki = await standIn(() =>
+      jsonReply({ query: { search: [{ title: 'Tide', snippet: 'A tide' }] } }),
+    );
+    const path = join(mkdtempSync(join(tmpdir(), 'periscope-health-')), 'state.db');
+    const providers = {
+      brave: { apiKey: 'brave-key', baseUrl: brave.url, minIntervalMs: 0 },
+      wikipedia: { baseUrl: wiki.url, minIntervalMs: 0 },
+    };
+    // Two stores on one file: two processes, as far as the chains can tell.
+    const one = chainWith(sqliteStore(path), { chain: ['brave', 'wikipedia'] }, providers);
+    const two = chainWith(sqliteStore(path), { chain: ['brave', 'wikipedia'] }, providers);
+
+    const failed = await one.search({ query: 'tide', count: 3 });
+    assert.deepEqual(summary(failed.attempts), ['brave:failed:RATE_LIMITED', 'wikipedia:ok']);
+    const skipped = await two.search({ query: 'tide', count: 3 });
+    assert.deepEqual(summary(skipped.attempts), ['brave:skipped:RATE_LIMITED', 'wikipedia:ok']);
+    assert.match(skipped.attempts[0]?.message ?? '', /^cooling down for (59|60) s after: rate limited/);
+    assert.equal(brave.calls.length, 1, 'the second chain did not ask brave');
+    const cooling = (await statusOf(two, 'brave'))?.health;
+    assert.equal(cooling?.state, 'cooling');
+    const untilMs = Date.parse(cooling?.coolingUntil ?? '');
+    assert.ok(Math.abs(untilMs - (Date.now() + 60_000)) < 5_000, cooling?.coolingUntil);
+    assert.equal(cooling?.lastError?.code, 'RATE_LIMITED');
+
+    // Asked directly (cooldown ignored) by the second chain, brave answers: the first chain sees it back.
+    braveDown = false;
+    assert.equal((await two.search({ query: 'tide', count: 3 }, { provider: 'brave' })).provider, 'brave');
+    assert.equal((await statusOf(one, 'brave'))?.health.state, 'ok');
+    assert.equal((await one.search({ query: 'tide', count: 3 })).provider, 'brave');
+    assert.equal(brave.calls.length, 3);
+  });
+
+  test('plain successes write nothing to the store; a failure, the recovery and a quota (once a minute) do', async () => {
+    let fail = false;
+    let credits = 1;
+    const serper = await standIn(() =>
+      fail
+        ? jsonReply({ message: 'Internal error', statusCode: 500 }, 500)
+        : jsonReply({
+            organic: [{ title: 'Tide', link: 'https://tide.example/', snippet: 'A tide' }],
+            credits,
+          }),
+    );
+    const brave = await standIn(() =>
+      jsonReply({ web: { results: [{ title: 'Brave', url: 'https://brave.example/', description: 'b' }] } }),
+    );
+    const memory = createMemoryStore();
+    stores.push(memory);
+    const writes: string[] = [];
+    const store: Store = Object.assign(Object.create(memory) as Store, {
+      set: (key: string, value: unknown, options?: { ttlMs?: number }) => {
+        writes.push(key);
+        return memory.set(key, value, options);
+      },
+    });
+    const chain = chainWith(
+      store,
+      { chain: ['brave', 'serper'] },
+      {
+        brave: { apiKey: 'brave-key', baseUrl: brave.url, minIntervalMs: 0 },
+        serper: { apiKey: 'serper-key', baseUrl: serper.url, minIntervalMs: 0 },
+      },
+    );
+    for (let index = 0; index < 5; index++) await chain.search({ query: `q${index}`, count: 3 });
+    assert.deepEqual(writes, [], 'brave reported no quota: nothing to share');
+
+    for (let index = 0; index < 3; index++) {
+      credits = index + 1;
+      await chain.search({ query: 'q', count: 3 }, { provider: 'serper' });
+    }
+    assert.deepEqual(writes, ['search-health:serper'], 'a quota alone is written at most once a minute');
+    credits = 5;
+    fail = true;
+    await rejection(chain.search({ query: 'q', count: 3 }, { provider: 'serper' }));
+    fail = false;
+    await chain.search({ query: 'q', count: 3 }, { provider: 'serper' });
+    assert.equal(writes.length, 3, 'the first credits, the failure, the recovery');
+    const record = (await memory.get('search-health:serper')) as Record<string, unknown>;
+    assert.equal(record.consecutiveFailures, 0);
+    assert.equal((record.lastError as { code: string }).code, 'HTTP_STATUS');
+    assert.deepEqual(record.quota, { note: '5 credits used' });
+  });
 });

@@ -2,11 +2,13 @@ import type { ProviderEntryConfig, ProvidersConfig, SearchConfig } from '../conf
 import { PeriscopeError, toPeriscopeError } from '../errors.ts';
 import type { AllowList } from '../net/allow-list.ts';
 import type { HttpFetch } from '../net/types.ts';
+import type { Store } from '../store/store.ts';
 import { runAttempt, type SearchAttempt, withoutProviderPrefix } from './attempt.ts';
 import {
   allFailed,
   checkIds,
   forcedFailure,
+  isProviderLimit,
   kindLabel,
   shouldFallback,
   sortAttempts,
@@ -14,6 +16,7 @@ import {
 } from './chain-errors.ts';
 import { type ProviderStatus, providerStatus } from './chain-status.ts';
 import { loadCustomProviders, toSearchProvider } from './custom-providers.ts';
+import { createHealthSync } from './health-store.ts';
 import { imageResultKey, mergeByRank, webResultKey } from './merge-results.ts';
 import { normaliseImageResults, normaliseWebResults } from './normalise-results.ts';
 import { createProviderState, type ProviderState } from './provider-state.ts';
@@ -64,6 +67,11 @@ export interface SearchChainSettings {
   extraProviders?: readonly SearchProvider[];
   /** Folder that relative `providers.custom[].module` paths start from (the config file's). Default: cwd. */
   baseDir?: string;
+  /**
+   * The state store (opened on first use): provider health — cooldowns, last error, last quota — is kept there so
+   * every process sharing it sees it (src/search/health-store.ts). Without one, health stays in this process.
+   */
+  store?: () => Promise<Store>;
 }
 
 export interface ChainCallOptions {
@@ -94,7 +102,12 @@ interface Kind<REQUEST, RESULT> {
   call(
     provider: SearchProvider,
   ): ((request: REQUEST, context: ProviderContext) => Promise<ProviderResponse<RESULT>>) | undefined;
-  normalise(results: RESULT[], count: number): RESULT[];
+  /** The tool's form of the results, and warnings about what was dropped (private image URLs). */
+  normalise(
+    results: RESULT[],
+    count: number,
+    state: ProviderState,
+  ): { results: RESULT[]; warnings: string[] };
   key(result: RESULT): string | undefined;
 }
 
@@ -125,17 +138,26 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
           },
         );
 
-  let states: Map<string, ProviderState> | undefined;
+  const healthSync = createHealthSync(settings.store);
+  let states: Promise<Map<string, ProviderState>> | undefined;
   async function getStates(): Promise<Map<string, ProviderState>> {
     await ready;
     if (loadError !== undefined) throw loadError;
-    if (states) return states;
-    states = new Map();
+    states ??= createStates();
+    const all = await states;
+    healthSync.refresh(all.values());
+    return all;
+  }
+
+  /** Every provider's state, with the health other processes (or earlier runs) left in the store. */
+  async function createStates(): Promise<Map<string, ProviderState>> {
+    const all = new Map<string, ProviderState>();
     for (const [id, provider] of registry) {
       const builtIn = BUILT_IN_PROVIDERS.get(id) === provider;
-      states.set(id, createProviderState(provider, entries[id], settings.env, builtIn));
+      all.set(id, createProviderState(provider, entries[id], settings.env, builtIn));
     }
-    return states;
+    await healthSync.load(all.values());
+    return all;
   }
 
   let cachedIds: string[] | undefined;
@@ -284,8 +306,14 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
         },
         (context) => call.call(state.provider, request, context),
       );
-      const results = kind.normalise(Array.isArray(value?.results) ? value.results : [], request.count);
-      state.health.recordSuccess(value?.quota);
+      const normalised = kind.normalise(
+        Array.isArray(value?.results) ? value.results : [],
+        request.count,
+        state,
+      );
+      const { results } = normalised;
+      const saving = healthSync.save(state, state.health.recordSuccess(value?.quota), value?.quota);
+      if (saving) await saving;
       attempts.push({
         provider: id,
         outcome: 'ok',
@@ -293,15 +321,20 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
         ...(queuedMs >= 1 ? { queuedMs: Math.round(queuedMs) } : {}),
         results: results.length,
       });
-      return { id, results, warnings: Array.isArray(value?.warnings) ? value.warnings : [] };
+      const warnings = [...(Array.isArray(value?.warnings) ? value.warnings : []), ...normalised.warnings];
+      return { id, results, warnings };
     } catch (thrown) {
       const error = toPeriscopeError(thrown);
       if (error.code === 'ABORTED' && signal.aborted) throw error;
       const queued = error.details.reason === 'queue';
-      if (!queued) state.health.recordFailure(error);
+      const skipped = queued || isProviderLimit(error);
+      if (!skipped) {
+        state.health.recordFailure(error);
+        await healthSync.save(state, true);
+      }
       attempts.push({
         provider: id,
-        outcome: queued ? 'skipped' : 'failed',
+        outcome: skipped ? 'skipped' : 'failed',
         code: error.code,
         message: withoutProviderPrefix(id, error.message),
         ms: Math.round(performance.now() - started),
@@ -322,13 +355,18 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
   const web: Kind<SearchRequest, SearchResult> = {
     name: 'web',
     call: (provider) => provider.search,
-    normalise: normaliseWebResults,
+    normalise: (results, count) => ({ results: normaliseWebResults(results, count), warnings: [] }),
     key: webResultKey,
   };
   const images: Kind<ImageSearchRequest, ImageResult> = {
     name: 'images',
     call: (provider) => provider.searchImages,
-    normalise: (results, count) => normaliseImageResults(results, count, settings.allowList),
+    normalise: (results, count, state) =>
+      normaliseImageResults(results, count, {
+        allowList: settings.allowList,
+        trustedBaseUrl: state.settings.baseUrl,
+        provider: state.provider.id,
+      }),
     key: imageResultKey,
   };
 
@@ -338,6 +376,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
     searchImages: (request, options = {}) => run(images, request, options),
     async status(options = {}) {
       const all = await getStates();
+      await healthSync.load(all.values());
       const ids = chainIds(all);
       const context = {
         webChain: ids.filter((id) => all.get(id)?.provider.search),

@@ -46,6 +46,7 @@ export function toSearchProvider(value: unknown, origin: string, id?: string): S
   };
   const extra: { -readonly [K in keyof SearchProvider]?: SearchProvider[K] } = completed;
   if (provider.maxConcurrent !== undefined) extra.maxConcurrent = provider.maxConcurrent;
+  if (typeof provider.note === 'string') extra.note = provider.note;
   if (provider.search) extra.search = (request, context) => provider.search!(request, context);
   if (provider.searchImages)
     extra.searchImages = (request, context) => provider.searchImages!(request, context);

@@ -31,36 +31,69 @@ export function normaliseWebResults(results: readonly SearchResult[], count: num
   return normalised;
 }
 
+export interface ImageNormaliseOptions {
+  /** `network.allowPrivateNetwork`: private ranges the operator opened. */
+  allowList?: AllowList | undefined;
+  /**
+   * The answering provider's configured endpoint (`baseUrl`): trusted (DESIGN §5), so URLs on its own origin are
+   * kept even when it is private — a self-hosted SearXNG on localhost or the LAN serves its images from there.
+   */
+  trustedBaseUrl?: string | undefined;
+  /** Names the provider in the warning. */
+  provider?: string | undefined;
+}
+
+export interface NormalisedImages {
+  results: ImageResult[];
+  /** Says how many results were dropped for private addresses, so an empty list is never read as "none". */
+  warnings: string[];
+}
+
 /**
  * Image results as the tool returns them: the image URL must be http(s) and must not name a private or local
- * address (literal IPs in every encoding, `localhost`…, unless opened by `allowPrivateNetwork`) — the same holds
- * for the thumbnail and the source page, or the result is dropped; non-http(s) thumbnails/sources are omitted.
+ * address (literal IPs in every encoding, `localhost`…) unless opened by `allowPrivateNetwork` or on the
+ * provider's own configured origin — otherwise the result is dropped and counted in a warning. A thumbnail or
+ * source page on such an address is omitted (the result stays); non-http(s) thumbnails/sources are omitted too.
  */
 export function normaliseImageResults(
   results: readonly ImageResult[],
   count: number,
-  allowList?: AllowList,
-): ImageResult[] {
+  options: ImageNormaliseOptions = {},
+): NormalisedImages {
+  const trustedOrigin = originOf(options.trustedBaseUrl);
+  const allowed = (value: unknown) => publicUrl(value, options.allowList, trustedOrigin);
   const seen = new Set<string>();
   const normalised: ImageResult[] = [];
+  let dropped = 0;
   for (const result of results) {
     if (normalised.length >= count) break;
-    const imageUrl = publicUrl(result?.imageUrl, allowList);
+    const imageUrl = allowed(result?.imageUrl);
+    if (imageUrl === null) dropped++;
     if (imageUrl === undefined || imageUrl === null || seen.has(imageUrl)) continue;
-    const thumbnailUrl = publicUrl(result.thumbnailUrl, allowList);
-    const sourceUrl = publicUrl(result.sourceUrl, allowList);
-    if (thumbnailUrl === null || sourceUrl === null) continue;
     seen.add(imageUrl);
     const item: ImageResult = { title: cleanText(result.title), imageUrl };
-    if (thumbnailUrl !== undefined) item.thumbnailUrl = thumbnailUrl;
-    if (sourceUrl !== undefined) item.sourceUrl = sourceUrl;
+    const thumbnailUrl = allowed(result.thumbnailUrl);
+    const sourceUrl = allowed(result.sourceUrl);
+    if (typeof thumbnailUrl === 'string') item.thumbnailUrl = thumbnailUrl;
+    if (typeof sourceUrl === 'string') item.sourceUrl = sourceUrl;
     const width = dimension(result.width);
     const height = dimension(result.height);
     if (width !== undefined) item.width = width;
     if (height !== undefined) item.height = height;
     normalised.push(item);
   }
-  return normalised;
+  const warnings =
+    dropped === 0
+      ? []
+      : [
+          `${options.provider ?? 'the provider'} gave ${dropped} image result${dropped === 1 ? '' : 's'} on a private or local address, dropped (network.allowPrivateNetwork opens such ranges)`,
+        ];
+  return { results: normalised, warnings };
+}
+
+function originOf(value: string | undefined): string | undefined {
+  const url = parseHttpUrl(value);
+  return url === undefined ? undefined : url.origin;
 }
 
 /** The URL's href when it is an absolute http(s) URL (protocol-relative `//host/…` becomes https). */
@@ -73,17 +106,21 @@ function parseHttpUrl(value: unknown): URL | undefined {
   return url;
 }
 
-function httpUrl(value: unknown): string | undefined {
-  return parseHttpUrl(value)?.href;
-}
-
-/** undefined: absent or not http(s) (omit the field); null: names a private/local address (drop the result). */
-function publicUrl(value: unknown, allowList: AllowList | undefined): string | undefined | null {
-  const url = httpUrl(value);
+/**
+ * undefined: absent or not http(s) (omit the field); null: names a private/local address that is neither opened by
+ * the allow-list nor on the provider's own origin.
+ */
+function publicUrl(
+  value: unknown,
+  allowList: AllowList | undefined,
+  trustedOrigin: string | undefined,
+): string | undefined | null {
+  const url = parseHttpUrl(value);
   if (url === undefined) return undefined;
+  if (trustedOrigin !== undefined && url.origin === trustedOrigin) return url.href;
   try {
-    checkUrl(url, allowList ? { allowList } : {});
-    return url;
+    checkUrl(url.href, allowList ? { allowList } : {});
+    return url.href;
   } catch {
     return null;
   }

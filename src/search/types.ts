@@ -90,6 +90,8 @@ export interface SearchProvider {
   readonly minIntervalMs: number;
   /** Requests in flight at once (1 = serialised, as DuckDuckGo needs); unlimited when absent. */
   readonly maxConcurrent?: number;
+  /** One line for `periscope status` and docs/providers.md, e.g. that the API is closing to new customers. */
+  readonly note?: string;
   /** Whether the settings are enough to call it (a key, or a baseUrl for SearXNG). */
   isConfigured(settings: ProviderSettings): boolean;
   search?(request: SearchRequest, context: ProviderContext): Promise<ProviderResponse<SearchResult>>;

@@ -126,11 +126,23 @@ export interface ProviderFailureSuite {
   quota?: { reply: StandInReply; message: string };
   /** A 5xx answer in the provider's shape; default `500 {"error":"internal"}`. */
   serverError?: StandInReply;
+  /** The provider's answer when nothing matches: the call must resolve with no results (never an error). */
+  empty?: StandInReply;
+  /**
+   * A broken body and the error it must give; default: `{"results": [` → HTTP_STATUS `malformed-json`. For
+   * providers that do not speak JSON (DuckDuckGo's HTML pages).
+   */
+  malformed?: { reply: StandInReply; expected: ExpectedProviderError };
+  /**
+   * How the stand-in serves each case's reply; default: every request gets it. A provider whose operation takes
+   * more than one request (DuckDuckGo images: the vqd page, then i.js) answers the others normally here.
+   */
+  serve?: (reply: StandInReply) => StandInHandler;
 }
 
 /**
  * The failure cases every provider must map the same way (Hono/undici-style shared suite): missing key, invalid
- * key, 429 with Retry-After, quota, 5xx, malformed JSON, a response slower than the timeout.
+ * key, 429 with Retry-After, quota, 5xx, an empty answer, a malformed body, a response slower than the timeout.
  */
 export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
   const { provider } = suite;
@@ -143,7 +155,7 @@ export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
   const apiKey = typeof suite.settings.apiKey === 'string' ? suite.settings.apiKey : undefined;
 
   async function withStandIn(reply: StandInReply, run: (server: TestServer) => Promise<void>) {
-    const server = await startProviderStandIn(() => reply);
+    const server = await startProviderStandIn(suite.serve ? suite.serve(reply) : () => reply);
     try {
       await run(server);
     } finally {
@@ -218,13 +230,24 @@ export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
       });
     });
 
-    test('malformed JSON: a clear HTTP_STATUS error', async () => {
-      await withStandIn({ status: 200, body: '{"results": [' }, async (server) => {
-        await expectProviderError(call(standInContext(server, suite.settings)), {
-          code: 'HTTP_STATUS',
-          reason: 'malformed-json',
-          message: [provider.id, 'malformed JSON'],
+    const { empty } = suite;
+    if (empty !== undefined) {
+      test('an empty answer: no results, not an error', async () => {
+        await withStandIn(empty, async (server) => {
+          const response = (await call(standInContext(server, suite.settings))) as { results?: unknown };
+          assert.deepEqual(response.results, []);
+          assert.ok(server.calls.length > 0);
         });
+      });
+    }
+
+    const malformed = suite.malformed ?? {
+      reply: { status: 200, body: '{"results": [' },
+      expected: { code: 'HTTP_STATUS', reason: 'malformed-json', message: [provider.id, 'malformed JSON'] },
+    };
+    test(`malformed body: ${malformed.expected.code}${malformed.expected.reason ? ` (${malformed.expected.reason})` : ''}`, async () => {
+      await withStandIn(malformed.reply, async (server) => {
+        await expectProviderError(call(standInContext(server, suite.settings)), malformed.expected);
       });
     });
 

@@ -43,9 +43,19 @@ export interface ImageSearchToolSettings {
   cache?: ToolCache | undefined;
 }
 
-/** `Image results for: <query>`, then `N. title / image URL / source: page (W×H)` blocks. */
-export function formatImageResults(query: string, provider: string, results: readonly ImageResult[]): string {
+/**
+ * `Image results for: <query>`, then `N. title / image URL / source: page (W×H)` blocks. With no results, the
+ * warnings (results dropped for private addresses, filters ignored) are said instead of claiming there were none.
+ */
+export function formatImageResults(
+  query: string,
+  provider: string,
+  results: readonly ImageResult[],
+  warnings: readonly string[] = [],
+): string {
   const header = `Image results for: ${query}`;
+  if (results.length === 0 && warnings.length > 0)
+    return `${header}\n\nNo images to show (${provider}): ${warnings.join('; ')}.`;
   if (results.length === 0)
     return `${header}\n\nNo images found (${provider} answered with none); try other words.`;
   const blocks = results.map((result, index) => {
@@ -96,7 +106,7 @@ export function createImageSearchTool(
         const elapsedMs = Math.round(performance.now() - started);
         return {
           isError: false,
-          output: formatImageResults(input.query, answer.provider, answer.results),
+          output: formatImageResults(input.query, answer.provider, answer.results, answer.warnings),
           data,
           display: cached
             ? successLine(`${answer.provider} (cached)`, answer.results.length, 'image', elapsedMs, [])

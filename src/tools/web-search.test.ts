@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createPeriscope } from '../index.ts';
 import type { SearchProvider } from '../search/types.ts';
+import { jsonReply, startProviderStandIn } from '../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import type { ImageSearchData } from './image-search.ts';
-import type { WebSearchData } from './web-search.ts';
+import type { SearchErrorData, WebSearchData } from './web-search.ts';
 
 function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -307,4 +308,145 @@ export function createAcme() {
     result.output,
     /providers\.custom\[0\] \(\.\/nope\.mjs\) is not a usable search provider; cannot import/,
   );
+});
+
+test('a failed search keeps its attempts at data.attempts, as a successful one does (web, images, --provider)', async () => {
+  const periscope = createPeriscope(
+    {
+      search: { chain: ['brave', 'duckduckgo', 'wikipedia'] },
+      providers: providers(),
+      cache: { enabled: false },
+    },
+    { env: {} },
+  );
+  const failed = await periscope.search({ query: 'limited' });
+  assert.equal(failed.isError, true);
+  const data = failed.data as SearchErrorData;
+  assert.equal(data.error.code, 'ALL_FAILED');
+  assert.deepEqual(
+    data.attempts?.map((attempt) => [attempt.provider, attempt.outcome, attempt.code]),
+    [
+      ['brave', 'failed', 'RATE_LIMITED'],
+      ['duckduckgo', 'failed', 'BLOCKED_BY_SITE'],
+      ['wikipedia', 'failed', 'HTTP_STATUS'],
+    ],
+  );
+  assert.ok(data.attempts?.every((attempt) => typeof attempt.ms === 'number' && attempt.message));
+  assert.deepEqual(data.error.details?.attempts, data.attempts, 'still in details for older readers');
+
+  const images = await periscope.imageSearch({ query: 'letters' });
+  assert.equal(images.isError, true);
+  const imageData = images.data as SearchErrorData;
+  assert.equal(imageData.error.code, 'ALL_FAILED');
+  // Both still cooling down from the web search above (health is per provider, not per kind).
+  assert.deepEqual(
+    imageData.attempts?.map((attempt) => [attempt.provider, attempt.outcome, attempt.code]),
+    [
+      ['brave', 'skipped', 'RATE_LIMITED'],
+      ['duckduckgo', 'skipped', 'BLOCKED_BY_SITE'],
+    ],
+  );
+
+  const forced = await periscope.search({ query: 'x' }, { provider: 'duckduckgo' });
+  const forcedData = forced.data as SearchErrorData;
+  assert.equal(forcedData.error.code, 'BLOCKED_BY_SITE');
+  assert.deepEqual(
+    forcedData.attempts?.map((attempt) => attempt.provider),
+    ['duckduckgo'],
+  );
+
+  const invalid = await periscope.search({ query: '' });
+  assert.equal((invalid.data as SearchErrorData).error.code, 'INVALID_INPUT');
+  assert.equal((invalid.data as SearchErrorData).attempts, undefined, 'no provider was asked');
+});
+
+test('a parameter the provider ignores comes back in data.warnings through web_search, cached or not', async () => {
+  const wiki = await startProviderStandIn(() =>
+    jsonReply({ query: { search: [{ title: 'Tide', snippet: 'A <span>tide</span> is the rise' }] } }),
+  );
+  try {
+    const periscope = createPeriscope(
+      { search: { chain: ['wikipedia'] }, providers: { wikipedia: { baseUrl: wiki.url, minIntervalMs: 0 } } },
+      { env: {} },
+    );
+    const result = await periscope.search({ query: 'tide', freshness: 'week' });
+    assert.equal(result.isError, false, result.output);
+    const data = result.data as WebSearchData;
+    assert.deepEqual(data.warnings, ['wikipedia does not support freshness (week ignored)']);
+    assert.equal(data.results[0]?.title, 'Tide');
+    assert.match(result.output, /^Results for: tide\n\n1\. Tide\n/);
+    const again = await periscope.search({ query: 'tide', freshness: 'week' });
+    assert.equal((again.data as WebSearchData).cached, true);
+    assert.deepEqual((again.data as WebSearchData).warnings, data.warnings);
+    assert.equal(wiki.calls.length, 1);
+  } finally {
+    await wiki.close();
+  }
+});
+
+test('the documented form module: "./my-provider.js#default" loads a default export and answers through the chain', async () => {
+  const api = await startProviderStandIn((call) => {
+    if (call.headers.authorization !== 'Bearer mine-key') return jsonReply({ error: 'bad key' }, 401);
+    const q = call.url.searchParams.get('q') ?? '';
+    return jsonReply({
+      items: [{ name: `<b>${q}</b> found`, link: `https://mine.example/${q}`, text: 'x' }],
+    });
+  });
+  const folder = mkdtempSync(join(tmpdir(), 'periscope-my-provider-'));
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(
+    join(folder, 'my-provider.js'),
+    `globalThis.__myProviderLoads = (globalThis.__myProviderLoads ?? 0) + 1;
+export default {
+  id: 'mine',
+  keyEnv: ['MINE_API_KEY'],
+  minIntervalMs: 0,
+  isConfigured: (settings) => typeof settings.apiKey === 'string' && settings.apiKey !== '',
+  async search(request, context) {
+    const url = new URL('/v1/search', context.settings.baseUrl);
+    url.searchParams.set('q', request.query);
+    const response = await context.fetch(url, {
+      headers: { authorization: 'Bearer ' + context.settings.apiKey },
+      signal: context.signal,
+      trusted: true,
+    });
+    const body = JSON.parse(Buffer.from(response.body).toString('utf8'));
+    return {
+      results: body.items.map((item) => ({ title: item.name, url: item.link, snippet: item.text })),
+      warnings: request.freshness ? ['mine does not support freshness'] : [],
+    };
+  },
+};
+`,
+  );
+  try {
+    for (const module of ['./my-provider.js#default', './my-provider.js']) {
+      const periscope = createPeriscope(
+        {
+          search: { chain: 'auto' },
+          providers: { custom: [{ id: 'mine', module }], mine: { baseUrl: api.url } },
+          cache: { enabled: false },
+        },
+        { env: { MINE_API_KEY: 'mine-key' }, baseDir: folder },
+      );
+      const result = await periscope.search({ query: 'tide', freshness: 'day' });
+      assert.equal(result.isError, false, result.output);
+      const data = result.data as WebSearchData;
+      assert.equal(data.provider, 'mine', module);
+      assert.deepEqual(data.results, [
+        { title: 'tide found', url: 'https://mine.example/tide', snippet: 'x' },
+      ]);
+      assert.deepEqual(data.warnings, ['mine does not support freshness']);
+      const { providers: status } = await periscope.status();
+      const mine = status.find((provider) => provider.id === 'mine');
+      assert.equal(mine?.position, 1, 'custom providers lead the auto chain');
+      assert.equal(mine?.credentials, 'env MINE_API_KEY');
+      assert.equal(mine?.builtIn, false);
+    }
+    assert.equal(api.calls.length, 2);
+    assert.equal(api.calls[0]?.url.pathname, '/v1/search');
+    assert.equal((globalThis as { __myProviderLoads?: number }).__myProviderLoads, 1, 'one module instance');
+  } finally {
+    await api.close();
+  }
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
-import { isPeriscopeError, type ProviderAttempt } from '../errors.ts';
+import { isPeriscopeError, type ProviderAttempt, type ToolErrorData } from '../errors.ts';
 import { searchCacheKey } from '../policy/cache-keys.ts';
 import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
 import type { SearchChain } from '../search/chain.ts';
@@ -126,11 +126,28 @@ export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSe
   };
 }
 
-/** The error result, its display naming every provider's miss: `search "x" → ALL_FAILED in 90 ms (brave failed: …)`. */
+/**
+ * A failed search's `data`: the error and, once the chain has asked or skipped a provider, every attempt — at
+ * `data.attempts` as on success (also kept at `data.error.details.attempts`).
+ */
+export interface SearchErrorData {
+  error: ToolErrorData;
+  attempts?: ProviderAttempt[];
+}
+
+/**
+ * The error result, `data.attempts` included, its display naming every provider's miss:
+ * `search "x" → ALL_FAILED in 90 ms (brave failed: …)`.
+ */
 export function searchErrorResult(error: unknown, display: string, started: number) {
   const result = toErrorResult(error, display);
-  const attempts = isPeriscopeError(error) ? error.details.attempts : undefined;
-  const misses = Array.isArray(attempts) ? describeMisses(attempts as ProviderAttempt[]) : '';
+  const found = isPeriscopeError(error) ? error.details.attempts : undefined;
+  const attempts = Array.isArray(found) ? (found as ProviderAttempt[]) : undefined;
+  if (attempts && result.data && 'error' in result.data) {
+    const data: SearchErrorData = { error: result.data.error, attempts };
+    result.data = data;
+  }
+  const misses = attempts ? describeMisses(attempts) : '';
   const elapsedMs = Math.round(performance.now() - started);
   result.display = `${result.display} in ${elapsedMs} ms${misses ? ` (${misses})` : ''}`;
   return result;

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { providersSchema, searchSchema } from '../../config/search-schema.ts';
+import { isPeriscopeError } from '../../errors.ts';
+import { createHttpClient } from '../../net/http-client.ts';
+import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
 import {
   expectProviderError,
   jsonReply,
@@ -7,6 +11,7 @@ import {
   standInContext,
   startProviderStandIn,
 } from '../../testing/provider-stand-in.ts';
+import { createSearchChain } from '../chain.ts';
 import { braveSearchProvider as brave, braveSearchLanguage } from './brave.ts';
 
 const settings = { apiKey: 'BSA-test-key-1234' };
@@ -138,9 +143,13 @@ test('brave image search: properties.url is the image, url the page; filters it 
       },
     ]);
     assert.deepEqual(response.warnings, ['brave does not support size (large ignored)']);
+    assert.equal(server.calls.length, 1);
     const [call] = server.calls;
+    assert.equal(call?.method, 'GET');
     assert.equal(call?.url.pathname, '/res/v1/images/search');
     assert.equal(call?.headers['x-subscription-token'], 'BSA-test-key-1234');
+    assert.equal(call?.headers.accept, 'application/json');
+    assert.equal(call?.headers.authorization, undefined);
     assert.deepEqual(Object.fromEntries(call?.url.searchParams ?? []), { q: 'mountain lake', count: '4' });
   } finally {
     await server.close();
@@ -218,6 +227,69 @@ test('brave 429 behind an HTML challenge page keeps the page out of the message'
   }
 });
 
+test('brave: a query over 400 characters or 50 words is INVALID_INPUT, and no request is sent', async () => {
+  const server = await startProviderStandIn(() => jsonReply(webBody));
+  try {
+    const context = standInContext(server, settings);
+    const atLimit = 'é'.repeat(400);
+    await brave.search!({ query: atLimit, count: 3 }, context);
+    assert.equal(server.calls[0]?.url.searchParams.get('q'), atLimit, '400 characters (not bytes) pass');
+    const fiftyWords = Array.from({ length: 50 }, (_, index) => `w${index}`).join(' ');
+    await brave.search!({ query: fiftyWords, count: 3 }, context);
+    assert.equal(server.calls.length, 2);
+    const overLong: Array<[query: string, said: string]> = [
+      ['é'.repeat(401), '401 characters and 1 word,'],
+      [`${fiftyWords} w50`, `${fiftyWords.length + 4} characters and 51 words`],
+    ];
+    for (const [query, said] of overLong) {
+      await expectProviderError(brave.search!({ query, count: 3 }, context), {
+        code: 'INVALID_INPUT',
+        retryable: false,
+        reason: 'query-too-long',
+        message: ['brave', said, 'shorten the query'],
+      });
+    }
+    assert.equal(server.calls.length, 2, 'nothing sent for the over-long queries');
+  } finally {
+    await server.close();
+  }
+});
+
+test('brave: an over-long query skips brave (no request, no mark on its health) and the next provider answers', async () => {
+  const braveServer = await startProviderStandIn(() => jsonReply(webBody));
+  const wikipediaServer = await startProviderStandIn(() =>
+    jsonReply({ query: { search: [{ title: 'Long', snippet: 'a long query', pageid: 1 }] } }),
+  );
+  try {
+    const chain = createSearchChain({
+      search: searchSchema.parse({ chain: ['brave', 'wikipedia'], timeoutMs: 3000 }),
+      providers: providersSchema.parse({
+        brave: { apiKey: settings.apiKey, baseUrl: braveServer.url, minIntervalMs: 0 },
+        wikipedia: { baseUrl: wikipediaServer.url, minIntervalMs: 0 },
+      }),
+      env: {},
+      httpFetch: createHttpClient({ beforeConnect: createLoopbackConnectGuard().beforeConnect }),
+    });
+    const answer = await chain.search({ query: 'x'.repeat(401), count: 3 });
+    assert.equal(answer.provider, 'wikipedia');
+    assert.deepEqual(
+      answer.attempts.map((attempt) => [attempt.provider, attempt.outcome, attempt.code]),
+      [
+        ['brave', 'skipped', 'INVALID_INPUT'],
+        ['wikipedia', 'ok', undefined],
+      ],
+    );
+    assert.match(answer.attempts[0]?.message ?? '', /shorten the query/);
+    assert.equal(braveServer.calls.length, 0);
+    assert.equal(wikipediaServer.calls.length, 1);
+    const status = await chain.status();
+    assert.equal(status.find((provider) => provider.id === 'brave')?.health.state, 'ok');
+  } finally {
+    await braveServer.close();
+    await wikipediaServer.close();
+  }
+});
+
 test("brave search_lang: region subtags dropped, Brave's own codes for Japanese and Chinese", () => {
   assert.equal(braveSearchLanguage('de-AT'), 'de');
   assert.equal(braveSearchLanguage('ja'), 'jp');
@@ -227,24 +299,26 @@ test("brave search_lang: region subtags dropped, Brave's own codes for Japanese 
   assert.equal(braveSearchLanguage('EN'), 'en');
 });
 
+const invalidKey = {
+  reply: jsonReply(
+    {
+      type: 'ErrorResponse',
+      error: {
+        code: 'SUBSCRIPTION_TOKEN_INVALID',
+        detail: 'The provided subscription token is invalid.',
+        meta: { component: 'authentication' },
+        status: 422,
+      },
+    },
+    422,
+  ),
+  message: 'The provided subscription token is invalid.',
+};
+
 runProviderFailureSuite({
   provider: brave,
   settings,
-  invalidKey: {
-    reply: jsonReply(
-      {
-        type: 'ErrorResponse',
-        error: {
-          code: 'SUBSCRIPTION_TOKEN_INVALID',
-          detail: 'The provided subscription token is invalid.',
-          meta: { component: 'authentication' },
-          status: 422,
-        },
-      },
-      422,
-    ),
-    message: 'The provided subscription token is invalid.',
-  },
+  invalidKey,
   rateLimitedBody: {
     type: 'ErrorResponse',
     error: { status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan', meta: {} },
@@ -271,6 +345,13 @@ runProviderFailureSuite({
   settings,
   label: 'images',
   call: (context) => brave.searchImages!({ query: 'lion', count: 3 }, context),
+  invalidKey,
+  empty: jsonReply({
+    type: 'images',
+    query: { original: 'zxqv', altered: null, spellcheck_off: false, show_strict_warning: false },
+    results: [],
+    extra: { might_be_offensive: false },
+  }),
   rateLimitedBody: {
     type: 'ErrorResponse',
     error: { status: 429, code: 'RATE_LIMITED', detail: 'slow down' },

@@ -31,6 +31,15 @@ const BLOCK_SELECTORS: ReadonlyArray<[selector: string, marker: string]> = [
   ['.anomaly-modal__box', 'div.anomaly-modal__box'],
   ['img.anomaly-modal__image', 'img.anomaly-modal__image'],
 ];
+/**
+ * The anti-bot page's own words (FORMATS.md). Read only on a page without results (and without a vqd token), so a
+ * snippet quoting them never turns a results page into a block.
+ */
+const BLOCK_TEXTS: readonly string[] = [
+  'Unfortunately, bots use DuckDuckGo too.',
+  'Please complete the following challenge to confirm this search was made by a human.',
+  'Select all squares containing a duck:',
+];
 /** The d.js form of the block (recorded with HTTP 200). */
 const SCRIPT_BLOCK = /^\s*DDG\.deep\.anomalyDetectionBlock\(/;
 
@@ -52,6 +61,13 @@ export function findBlockMarker(document: Element, body: string): string | undef
     if (document.querySelector(selector)) return marker;
   }
   return undefined;
+}
+
+/** The first of the anti-bot page's sentences found in the page's text, named as its marker. */
+function findBlockText(document: Element): string | undefined {
+  const text = (document.querySelector('body')?.textContent ?? '').replace(/\s+/g, ' ');
+  const found = BLOCK_TEXTS.find((sentence) => text.includes(sentence));
+  return found === undefined ? undefined : `text "${found}"`;
 }
 
 /** `//duckduckgo.com/l/?uddg=<target>&rut=…` → the target; ad links (`y.js`) and non-web links → undefined. */
@@ -83,6 +99,8 @@ export async function readHtmlPage(body: string): Promise<PageReading> {
     });
   }
   if (results.length > 0) return { kind: 'results', results };
+  const text = findBlockText(document);
+  if (text) return { kind: 'blocked', marker: text };
   if (document.querySelector('.no-results') || /No\s+results\./.test(body)) return { kind: 'no-results' };
   return { kind: 'unrecognised' };
 }
@@ -113,6 +131,8 @@ export async function readLitePage(body: string): Promise<PageReading> {
     results.push({ title: link.textContent ?? '', url, snippet });
   }
   if (results.length > 0) return { kind: 'results', results };
+  const text = findBlockText(document);
+  if (text) return { kind: 'blocked', marker: text };
   if (/No\s+(?:more\s+)?results\./.test(body)) return { kind: 'no-results' };
   return { kind: 'unrecognised' };
 }
@@ -125,7 +145,8 @@ export function extractVqd(body: string): string | undefined {
 
 /** Whether a page without a vqd token is the anti-bot page. */
 export async function blockMarkerIn(body: string): Promise<string | undefined> {
-  return findBlockMarker(await parse(body), body);
+  const document = await parse(body);
+  return findBlockMarker(document, body) ?? findBlockText(document);
 }
 
 /** `i.js` JSON: `results: [{ title, image, thumbnail, url, width, height }]`; undefined when the shape is wrong. */

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { parseHTML } from 'linkedom';
 import { providersSchema, searchSchema } from '../../config/search-schema.ts';
 import { isPeriscopeError } from '../../errors.ts';
 import { createHttpClient } from '../../net/http-client.ts';
@@ -94,6 +95,24 @@ test('html-get-golang-programming-language.html: ten results, redirect links dec
     assert.ok(result.title.length > 0 && result.snippet.length > 0, result.url);
     assert.doesNotMatch(`${result.title} ${result.snippet}`, /<\/?b>|&amp;|\s{2}/);
   }
+});
+
+test("html-get-golang-programming-language.html: every field we POST is a field of the page's own forms (region is kl, not l)", {
+  skip: SKIP,
+}, async () => {
+  const recorded = read('html-get-golang-programming-language.html');
+  serving.html = recorded;
+  const { document } = parseHTML(recorded);
+  const fields = new Set(
+    [...document.querySelectorAll('form [name]')].map((field) => field.getAttribute('name')),
+  );
+  assert.ok(document.querySelector('form select[name="kl"]'), 'the recorded form has a kl region select');
+  assert.equal(fields.has('l'), false, 'the recorded forms have no l field');
+  const start = server.calls.length;
+  await chain().search({ query: 'golang programming language', count: 3, region: 'de', freshness: 'week' });
+  const sent = [...new URLSearchParams(server.calls[start]?.body).keys()];
+  assert.deepEqual(sent, ['q', 'b', 'kl', 'df']);
+  for (const name of sent) assert.ok(fields.has(name), `${name} is not a field of the recorded page's forms`);
 });
 
 test('djs-anomaly-detection-block.js: the block is BLOCKED_BY_SITE, not an empty result', {

@@ -9,6 +9,13 @@ import { providersSchema, searchSchema } from '../../config/search-schema.ts';
 import { isPeriscopeError, type PeriscopeError } from '../../errors.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
+import {
+  expectProviderError,
+  runProviderFailureSuite,
+  type StandInReply,
+  standInContext,
+  startProviderStandIn,
+} from '../../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { createSearchChain } from '../chain.ts';
 import type { ProviderContext } from '../types.ts';
@@ -305,4 +312,208 @@ test('it declares itself keyless, serialised and spaced', () => {
   assert.equal(duckduckgoSearchProvider.isConfigured({}), true);
   assert.equal(duckduckgoSearchProvider.maxConcurrent, 1);
   assert.ok(duckduckgoSearchProvider.minIntervalMs >= 1000);
+});
+
+// ---- One page per anti-bot marker that FORMATS.md lists, each served alone with 200 on both surfaces. ----
+
+const page = (body: string, status = 200): StandInReply => ({
+  status,
+  headers: { 'content-type': 'text/html; charset=UTF-8' },
+  body,
+});
+const bare = (inner: string) =>
+  `<!DOCTYPE html><html lang="en-US"><head><title>DuckDuckGo</title></head><body>${inner}</body></html>`;
+
+/** [marker as reported in the error, a page that carries only that marker]. */
+const MARKER_PAGES: ReadonlyArray<[marker: string, body: string]> = [
+  ['form#challenge-form', bare('<form id="challenge-form" method="POST"><button>Submit</button></form>')],
+  [
+    'anomaly.js challenge form',
+    bare('<form action="//duckduckgo.com/anomaly.js?sv=html&amp;cc=botnet&amp;q=test" method="POST"></form>'),
+  ],
+  [
+    'div.anomaly-modal__title',
+    bare('<div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div>'),
+  ],
+  [
+    'text "Please complete the following challenge to confirm this search was made by a human."',
+    bare('<p>Please complete the following challenge to confirm this search was made by a human.</p>'),
+  ],
+  ['text "Select all squares containing a duck:"', bare('<p>Select all squares\n containing a duck:</p>')],
+  ['div.anomaly-modal__box', bare('<div class="anomaly-modal__box"><input type="checkbox" /></div>')],
+  [
+    'img.anomaly-modal__image',
+    bare('<img class="anomaly-modal__image" src="//duckduckgo.com/assets/anomaly/images/challenge/0.jpg" />'),
+  ],
+  // The d.js form of the block (recorded with 200 in 2023), in case a surface ever answers with it.
+  ['DDG.deep.anomalyDetectionBlock', 'DDG.deep.anomalyDetectionBlock({"cc":"botnet","s":"d"});'],
+];
+
+for (const surface of ['html', 'lite'] as const) {
+  for (const [marker, body] of MARKER_PAGES) {
+    test(`${surface}: a page carrying only ${marker}, served with 200, is BLOCKED_BY_SITE`, async () => {
+      const stand = await startProviderStandIn(() => page(body));
+      try {
+        const error = await expectProviderError(
+          duckduckgoSearchProvider.search!({ query: 'test', count: 5 }, standInContext(stand, { surface })),
+          { code: 'BLOCKED_BY_SITE', retryable: true, status: 200, reason: 'challenge' },
+        );
+        assert.equal(error.details.marker, marker);
+        assert.deepEqual(
+          stand.calls.map((call) => `${call.method} ${call.url.pathname}`),
+          [`POST /${surface}/`],
+        );
+      } finally {
+        await stand.close();
+      }
+    });
+  }
+
+  test(`${surface}: the whole anomaly page served with 200 is BLOCKED_BY_SITE`, async () => {
+    const stand = await startProviderStandIn(() => page(ANOMALY));
+    try {
+      await expectProviderError(
+        duckduckgoSearchProvider.search!({ query: 'test', count: 5 }, standInContext(stand, { surface })),
+        { code: 'BLOCKED_BY_SITE', status: 200, reason: 'challenge', message: ['anti-bot challenge page'] },
+      );
+    } finally {
+      await stand.close();
+    }
+  });
+
+  test(`${surface}: HTTP 202 (empty, or with the anomaly page) is BLOCKED_BY_SITE`, async () => {
+    for (const body of ['', ANOMALY]) {
+      const stand = await startProviderStandIn(() => page(body, 202));
+      try {
+        await expectProviderError(
+          duckduckgoSearchProvider.search!({ query: 'test', count: 5 }, standInContext(stand, { surface })),
+          {
+            code: 'BLOCKED_BY_SITE',
+            retryable: true,
+            status: 202,
+            reason: 'status',
+            message: [`POST ${stand.url}/${surface}/ answered 202`],
+          },
+        );
+      } finally {
+        await stand.close();
+      }
+    }
+  });
+}
+
+test('images: the vqd page without a token but with the challenge words is BLOCKED_BY_SITE (challenge)', async () => {
+  const stand = await startProviderStandIn(() =>
+    page(bare('<p>Please complete the following challenge to confirm this search was made by a human.</p>')),
+  );
+  try {
+    await expectProviderError(
+      duckduckgoSearchProvider.searchImages!({ query: 'q', count: 3 }, standInContext(stand, {})),
+      { code: 'BLOCKED_BY_SITE', reason: 'challenge' },
+    );
+  } finally {
+    await stand.close();
+  }
+});
+
+// ---- The shared provider failure suite: 429 + Retry-After, 5xx, empty answer, malformed body, slow answer. ----
+
+/** The lite endpoint's answer when nothing matches, in its documented table layout. */
+const LITE_NO_RESULTS = bare(
+  "<form action='/lite/' method='post'><input name='q' value='zxqv'></form><table border='0'><tr><td>No results.</td></tr></table>",
+);
+/** A page cut off in the middle of its first result. */
+const TRUNCATED = RESULTS.slice(0, RESULTS.indexOf('class="result__a"') + 10);
+
+for (const [surface, empty] of [
+  ['html', NO_RESULTS],
+  ['lite', LITE_NO_RESULTS],
+] as const) {
+  runProviderFailureSuite({
+    provider: duckduckgoSearchProvider,
+    label: `web (${surface} surface)`,
+    settings: { surface },
+    rateLimitedBody: bare('<h1>429 Too Many Requests</h1>'),
+    serverError: page('<h1>500 Internal Server Error</h1>', 500),
+    empty: page(empty),
+    malformed: {
+      reply: page(TRUNCATED),
+      expected: {
+        code: 'BLOCKED_BY_SITE',
+        status: 200,
+        reason: 'unrecognised-page',
+        message: ['duckduckgo', 'neither results nor a no-results notice'],
+      },
+    },
+  });
+}
+
+const imagesCall = (context: ProviderContext) =>
+  duckduckgoSearchProvider.searchImages!({ query: 'minecraft', count: 3 }, context);
+const jsonHeaders = { 'content-type': 'application/json' };
+
+/** i.js gets the case's reply; the vqd page is served as recorded. */
+runProviderFailureSuite({
+  provider: duckduckgoSearchProvider,
+  label: 'images (i.js)',
+  settings: {},
+  call: imagesCall,
+  serve: (reply) => (call) => (call.url.pathname === '/i.js' ? reply : page(VQD_PAGE)),
+  rateLimitedBody: 'Too Many Requests',
+  empty: {
+    status: 200,
+    headers: jsonHeaders,
+    body: JSON.stringify({
+      ads: null,
+      next: 'i.js?q=zxqv&o=json&p=1&s=100&u=bing&f=,,,,,&l=us-en',
+      query: 'zxqv',
+      queryEncoded: 'zxqv',
+      response_type: 'places',
+      results: [],
+      vqd: { zxqv: VQD },
+    }),
+  },
+  malformed: {
+    reply: {
+      status: 200,
+      headers: jsonHeaders,
+      body: '{"ads":null,"results":[{"height":933,"image":"https://',
+    },
+    expected: {
+      code: 'HTTP_STATUS',
+      retryable: true,
+      reason: 'malformed-json',
+      message: ['duckduckgo', '/i.js?', 'malformed JSON'],
+    },
+  },
+});
+
+/** The vqd page gets the case's reply (i.js is never reached). */
+runProviderFailureSuite({
+  provider: duckduckgoSearchProvider,
+  label: 'images (vqd page)',
+  settings: {},
+  call: imagesCall,
+  rateLimitedBody: bare('<h1>429 Too Many Requests</h1>'),
+  malformed: {
+    reply: page(VQD_PAGE.replace(/vqd=/g, 'vq=')),
+    expected: { code: 'BLOCKED_BY_SITE', reason: 'no-vqd', message: ['no vqd token'] },
+  },
+});
+
+test('images: i.js JSON without a results array is an unexpected-shape error, not "no images"', async () => {
+  const stand = await startProviderStandIn((call) =>
+    call.url.pathname === '/i.js'
+      ? { status: 200, headers: jsonHeaders, body: '{"ads":null,"response_type":"places"}' }
+      : page(VQD_PAGE),
+  );
+  try {
+    await expectProviderError(imagesCall(standInContext(stand, {})), {
+      code: 'HTTP_STATUS',
+      reason: 'unexpected-shape',
+      message: ['without a results array'],
+    });
+  } finally {
+    await stand.close();
+  }
 });

@@ -2,10 +2,11 @@
 // to the lite endpoint (POST lite.duckduckgo.com/lite/); image search takes a vqd token from duckduckgo.com and asks
 // i.js. A block — HTTP 202, 403/418, or the anti-bot page even when served with 200 — is BLOCKED_BY_SITE, never
 // "no results". Formats: ../shared/fixtures/providers/FORMATS.md, "DuckDuckGo".
-import { PeriscopeError } from '../../errors.ts';
-import { throwForStatus } from '../../net/http-status.ts';
-import type { HttpResponse } from '../../net/types.ts';
+import { isPeriscopeError, PeriscopeError, toPeriscopeError } from '../../errors.ts';
+import type { HttpRequest, HttpResponse } from '../../net/types.ts';
 import { redactUrl } from '../../net/url-policy.ts';
+import { providerError, throwUnexpected } from '../provider-errors.ts';
+import { retryAfterFromHeaders } from '../provider-headers.ts';
 import type {
   ImageResult,
   ImageSearchRequest,
@@ -87,16 +88,53 @@ function blocked(message: string, details: Record<string, unknown>): PeriscopeEr
   });
 }
 
-/** Status check shared by every DuckDuckGo request: blocks first, then the usual 4xx/5xx mapping. */
+/**
+ * Status check shared by every DuckDuckGo request: blocks first; then 429 is RATE_LIMITED (with Retry-After) and
+ * any other error status HTTP_STATUS, in the shape every provider uses.
+ */
 function checkStatus(response: HttpResponse, method: string): void {
+  const url = redactUrl(response.finalUrl);
   if (BLOCK_STATUSES.has(response.status) || (response.status > 200 && response.status < 300)) {
     throw blocked(
-      `${method} ${redactUrl(response.finalUrl)} answered ${response.status} ${response.statusText}`.trimEnd() +
+      `${method} ${url} answered ${response.status} ${response.statusText}`.trimEnd() +
         ': DuckDuckGo is turning automated queries away from this address',
-      { url: redactUrl(response.finalUrl), status: response.status, reason: 'status' },
+      { url, status: response.status, reason: 'status' },
     );
   }
-  throwForStatus(response, { provider: ID, method });
+  if (response.status < 400) return;
+  const kind = response.status === 429 ? 'rate-limited' : 'other';
+  throw providerError(
+    ID,
+    kind,
+    { status: response.status, body: undefined },
+    {
+      url,
+      method,
+      statusText: response.statusText,
+      retryAfterMs: retryAfterFromHeaders(response.headers),
+    },
+  );
+}
+
+/**
+ * One request to a DuckDuckGo endpoint (trusted: a built-in or configured origin). Network failures and timeouts
+ * name the provider; the chain's own deadline is reported as that deadline, not as a cancellation.
+ */
+async function ask(context: ProviderContext, url: string, options: HttpRequest): Promise<HttpResponse> {
+  try {
+    return await context.fetch(url, { ...options, signal: context.signal, trusted: true });
+  } catch (error) {
+    const reason: unknown = context.signal.reason;
+    if (context.signal.aborted && isPeriscopeError(reason) && reason.code !== 'ABORTED') throw reason;
+    const failure = toPeriscopeError(error);
+    if (failure.message.startsWith(`${ID}:`)) throw failure;
+    throw new PeriscopeError(failure.code, `${ID}: ${failure.message}`, {
+      retryable: failure.retryable,
+      retryAfterMs: failure.retryAfterMs,
+      details: { ...failure.details, provider: ID },
+      cause: failure,
+    });
+  }
 }
 
 async function searchSurface(
@@ -107,11 +145,13 @@ async function searchSurface(
 ): Promise<SearchResult[]> {
   const form = new URLSearchParams({ q: request.query });
   if (surface === 'html') form.set('b', '');
+  // The region field is `kl` on both surfaces: the recorded HTML page's own form names its region <select> `kl`
+  // and carries `kl` into its next-page form (ddgs posts `l`, which that form does not have).
   const kl = regionCode(request);
   if (kl) form.set('kl', kl);
   if (request.freshness) form.set('df', FRESHNESS[request.freshness]);
   const url = `${base}/${surface}/`;
-  const response = await context.fetch(url, {
+  const response = await ask(context, url, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
@@ -119,8 +159,6 @@ async function searchSurface(
       referer: `${base}/`,
     },
     body: form.toString(),
-    signal: context.signal,
-    trusted: true,
   });
   checkStatus(response, 'POST');
   const body = DECODER.decode(response.body);
@@ -198,11 +236,7 @@ async function searchImages(
 ): Promise<ProviderResponse<ImageResult>> {
   const base = endpoints(context.settings).images;
   const pageUrl = `${base}/?${new URLSearchParams({ q: request.query, iax: 'images', ia: 'images' })}`;
-  const page = await context.fetch(pageUrl, {
-    headers: { accept: 'text/html,application/xhtml+xml' },
-    signal: context.signal,
-    trusted: true,
-  });
+  const page = await ask(context, pageUrl, { headers: { accept: 'text/html,application/xhtml+xml' } });
   checkStatus(page, 'GET');
   const pageBody = DECODER.decode(page.body);
   const vqd = extractVqd(pageBody);
@@ -232,35 +266,41 @@ async function searchImages(
     f: filters.join(','),
   });
   const url = `${base}/i.js?${query}`;
-  const response = await context.fetch(url, {
+  const response = await ask(context, url, {
     headers: { accept: '*/*', referer: `${base}/`, 'sec-fetch-mode': 'cors' },
-    signal: context.signal,
-    trusted: true,
   });
   checkStatus(response, 'GET');
   const body = DECODER.decode(response.body);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
-  } catch {
+  } catch (error) {
     const marker = await blockMarkerIn(body);
-    if (marker) throw blocked(`GET ${redactUrl(url)} returned the anti-bot challenge page (${marker})`, {});
-    throw malformed(url, 'is not JSON');
+    if (marker) {
+      throw blocked(`GET ${redactUrl(url)} returned the anti-bot challenge page (${marker})`, {
+        url: redactUrl(url),
+        status: response.status,
+        reason: 'challenge',
+        marker,
+      });
+    }
+    const contentType = response.headers['content-type'] ?? 'no content type';
+    throwUnexpected(
+      ID,
+      `GET ${redactUrl(url)} returned malformed JSON (HTTP ${response.status}, ${contentType})`,
+      { url: redactUrl(url), status: response.status, reason: 'malformed-json' },
+      error,
+    );
   }
   const results = readImagesJson(parsed);
-  if (!results) throw malformed(url, 'has no results array');
+  if (!results) {
+    throwUnexpected(ID, `GET ${redactUrl(url)} returned JSON without a results array`, {
+      url: redactUrl(url),
+      status: response.status,
+      reason: 'unexpected-shape',
+    });
+  }
   return { results: results.slice(0, request.count) };
-}
-
-function malformed(url: string, problem: string): PeriscopeError {
-  return new PeriscopeError(
-    'HTTP_STATUS',
-    `${ID}: GET ${redactUrl(url)} answered 200 but the body ${problem}`,
-    {
-      retryable: true,
-      details: { provider: ID, url: redactUrl(url), status: 200, reason: 'malformed' },
-    },
-  );
 }
 
 export const duckduckgoSearchProvider: SearchProvider = {

@@ -50,6 +50,7 @@ export const googleCseSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 1_000,
+  note: 'closed to new customers; existing keys work until 2027-01-01 (Google points to Vertex AI Search)',
   isConfigured: (settings) => hasApiKey(settings) && engineId(settings) !== undefined,
 
   async search(request, context) {

@@ -102,7 +102,13 @@ test('infoquest images: search_type Images, size as image_size, original is the 
       },
     ]);
     assert.deepEqual(response.warnings, ['infoquest does not support layout (square ignored)']);
-    assert.deepEqual(JSON.parse(server.calls[0]?.body ?? ''), {
+    assert.equal(server.calls.length, 1);
+    const [call] = server.calls;
+    assert.equal(call?.method, 'POST');
+    assert.equal(call?.url.pathname, '/');
+    assert.equal(call?.headers.authorization, 'Bearer iq-test-key');
+    assert.equal(call?.headers['content-type'], 'application/json');
+    assert.deepEqual(JSON.parse(call?.body ?? ''), {
       format: 'JSON',
       query: 'cat',
       search_type: 'Images',
@@ -114,10 +120,12 @@ test('infoquest images: search_type Images, size as image_size, original is the 
 });
 
 // No published error body: the suite serves plain JSON messages with the statuses the API gateway uses.
+const invalidKey = { reply: jsonReply({ message: 'Invalid API key' }, 401), message: 'Invalid API key' };
+
 runProviderFailureSuite({
   provider: infoquest,
   settings,
-  invalidKey: { reply: jsonReply({ message: 'Invalid API key' }, 401), message: 'Invalid API key' },
+  invalidKey,
   rateLimitedBody: { message: 'Too Many Requests' },
 });
 
@@ -126,5 +134,7 @@ runProviderFailureSuite({
   label: 'images',
   settings,
   call: (context) => infoquest.searchImages!({ query: 'cat', count: 3 }, context),
+  invalidKey,
+  empty: jsonReply(wrap({ images_results: [] })),
   rateLimitedBody: { message: 'Too Many Requests' },
 });

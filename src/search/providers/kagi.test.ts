@@ -59,6 +59,10 @@ function authorised(call: RecordedCall): boolean {
 
 const unauthorized = jsonReply({ meta, error: { code: 2, msg: 'Unauthorized' } }, 401);
 
+/** `POST /api/v1/search Bot <key>`: each request's method, path and Authorization. */
+const sent = (calls: readonly RecordedCall[]) =>
+  calls.map((call) => `${call.method} ${call.url.pathname} ${call.headers.authorization}`);
+
 function kagiStandIn(v1: (call: RecordedCall) => StandInReply) {
   return startProviderStandIn((call) => {
     if (!authorised(call)) return unauthorized;
@@ -176,7 +180,7 @@ test('kagi: an empty v1 answer is an empty list', async () => {
   }
 });
 
-test('kagi: an invalid key fails on both versions and says so', async () => {
+test('kagi: an invalid key fails on v1 with both schemes, then on v0, and says so', async () => {
   const server = await startProviderStandIn(() => unauthorized);
   try {
     const error = await expectProviderError(
@@ -189,7 +193,55 @@ test('kagi: an invalid key fails on both versions and says so', async () => {
       },
     );
     assert.equal(error.details.v1Status, 401);
-    assert.equal(server.calls.length, 2);
+    assert.deepEqual(sent(server.calls), [
+      `POST /api/v1/search Bot ${KEY}`,
+      `POST /api/v1/search Bearer ${KEY}`,
+      `GET /api/v0/search Bot ${KEY}`,
+    ]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi: a v1 401 to Bot is retried once with Bearer; the scheme that worked is sent first from then on', async () => {
+  const server = await startProviderStandIn((call) => {
+    if (call.url.pathname !== '/api/v1/search') return jsonReply(v0Body);
+    return call.headers.authorization === `Bearer ${KEY}` ? jsonReply(v1Body) : unauthorized;
+  });
+  try {
+    const first = await kagi.search!({ query: 'steve jobs', count: 5 }, standInContext(server, settings));
+    assert.equal(first.results[0]?.title, 'Steve Jobs - Wikipedia');
+    assert.equal(first.quota, undefined, 'v1 answers carry no balance');
+    const again = await kagi.search!({ query: 'steve jobs', count: 5 }, standInContext(server, settings));
+    assert.equal(again.results.length, 2);
+    assert.deepEqual(sent(server.calls), [
+      `POST /api/v1/search Bot ${KEY}`,
+      `POST /api/v1/search Bearer ${KEY}`,
+      `POST /api/v1/search Bearer ${KEY}`,
+    ]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi: a pinned scheme (authScheme, or a key with its scheme) is not switched: a 401 goes to v0', async () => {
+  const server = await startProviderStandIn((call) => {
+    if (call.url.pathname !== '/api/v1/search') return jsonReply(v0Body);
+    return call.headers.authorization === `Bearer ${KEY}` ? jsonReply(v1Body) : unauthorized;
+  });
+  try {
+    const pinned = await kagi.search!(
+      { query: 'q', count: 3 },
+      standInContext(server, { ...settings, authScheme: 'Bot' }),
+    );
+    assert.deepEqual(pinned.quota, { note: 'Kagi balance $123.46' });
+    await kagi.search!({ query: 'q', count: 3 }, standInContext(server, { apiKey: `Bot ${KEY}` }));
+    assert.deepEqual(sent(server.calls), [
+      `POST /api/v1/search Bot ${KEY}`,
+      `GET /api/v0/search Bot ${KEY}`,
+      `POST /api/v1/search Bot ${KEY}`,
+      `GET /api/v0/search Bot ${KEY}`,
+    ]);
   } finally {
     await server.close();
   }

@@ -32,15 +32,24 @@ const ERRORS: ProviderErrorRules = {
       : undefined,
 };
 
+type Scheme = 'Bot' | 'Bearer';
+
 /**
- * `Authorization` for a key. The 2025 OpenAPI spec, the help center and the v0 docs say `Bot <token>`; the 2026
- * generated clients send `Bearer <token>`. `authScheme: Bearer` in settings switches; a key that already starts with
- * a scheme is sent as it is.
+ * The scheme v1 last accepted, per endpoint and key, for this process: after a `Bot` 401 that `Bearer` fixed, later
+ * calls send `Bearer` first. Kept in memory only (it holds keys).
  */
-function authorization(apiKey: string, context: ProviderContext): string {
+const acceptedSchemes = new Map<string, Scheme>();
+
+/**
+ * The `Authorization` the settings pin, if any: `authScheme: Bot|Bearer`, or a key that already starts with a
+ * scheme (sent as it is). The 2025 OpenAPI spec, the help center and the v0 docs say `Bot <token>`; the 2026
+ * generated clients send `Bearer <token>`: unpinned, v1 is tried with both (see `searchV1Either`).
+ */
+function pinnedAuthorization(apiKey: string, context: ProviderContext): string | undefined {
   if (/^(?:Bot|Bearer)\s/i.test(apiKey)) return apiKey;
   const scheme = stringSetting(context.settings, 'authScheme');
-  return `${scheme !== undefined && /^bearer$/i.test(scheme) ? 'Bearer' : 'Bot'} ${apiKey}`;
+  if (scheme === undefined) return undefined;
+  return `${/^bearer$/i.test(scheme) ? 'Bearer' : 'Bot'} ${apiKey}`;
 }
 
 function warningsFor(request: SearchRequest): string[] {
@@ -49,11 +58,16 @@ function warningsFor(request: SearchRequest): string[] {
     .map((name) => unsupported(ID, name, request[name]));
 }
 
-async function searchV1(request: SearchRequest, context: ProviderContext, apiKey: string) {
+async function searchV1(
+  request: SearchRequest,
+  context: ProviderContext,
+  apiKey: string,
+  authorization: string,
+) {
   const reply = await requestProviderJson(context, {
     provider: ID,
     url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/api/v1/search'),
-    headers: { authorization: authorization(apiKey, context) },
+    headers: { authorization },
     json: { query: request.query, workflow: 'search', limit: request.count },
     secrets: [apiKey],
     errors: ERRORS,
@@ -64,6 +78,31 @@ async function searchV1(request: SearchRequest, context: ProviderContext, apiKey
   );
 }
 
+/**
+ * v1 with the pinned scheme; unpinned, with the scheme last accepted (`Bot` at first) and, on a 401, once more with
+ * the other one — Kagi's documents disagree on the scheme. The one that worked is remembered.
+ */
+async function searchV1Either(request: SearchRequest, context: ProviderContext, apiKey: string) {
+  const pinned = pinnedAuthorization(apiKey, context);
+  if (pinned !== undefined) return searchV1(request, context, apiKey, pinned);
+  const memory = `${context.settings.baseUrl ?? DEFAULT_BASE_URL}\n${apiKey}`;
+  const first = acceptedSchemes.get(memory) ?? 'Bot';
+  try {
+    return await searchV1(request, context, apiKey, `${first} ${apiKey}`);
+  } catch (error) {
+    if (httpStatus(error) !== 401) throw error;
+  }
+  const other: Scheme = first === 'Bot' ? 'Bearer' : 'Bot';
+  try {
+    const results = await searchV1(request, context, apiKey, `${other} ${apiKey}`);
+    acceptedSchemes.set(memory, other);
+    return results;
+  } catch (error) {
+    if (httpStatus(error) === 401) acceptedSchemes.delete(memory);
+    throw error;
+  }
+}
+
 async function searchV0(request: SearchRequest, context: ProviderContext, apiKey: string) {
   const reply = await requestProviderJson(context, {
     provider: ID,
@@ -71,7 +110,8 @@ async function searchV0(request: SearchRequest, context: ProviderContext, apiKey
       q: request.query,
       limit: request.count,
     }),
-    headers: { authorization: authorization(apiKey, context) },
+    // The v0 docs say Bot.
+    headers: { authorization: pinnedAuthorization(apiKey, context) ?? `Bot ${apiKey}` },
     secrets: [apiKey],
     errors: ERRORS,
   });
@@ -86,18 +126,26 @@ async function searchV0(request: SearchRequest, context: ProviderContext, apiKey
   return { results, balance };
 }
 
-function v1Status(error: unknown): number | undefined {
+function httpStatus(error: unknown): number | undefined {
   if (!isPeriscopeError(error) || error.code !== 'HTTP_STATUS') return undefined;
   const status = error.details.status;
-  return typeof status === 'number' && V0_FALLBACK_STATUSES.has(status) ? status : undefined;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function v1Status(error: unknown): number | undefined {
+  const status = httpStatus(error);
+  return status !== undefined && V0_FALLBACK_STATUSES.has(status) ? status : undefined;
 }
 
 /**
- * Kagi Search API: v1 (`POST /api/v1/search`, `{query, workflow: "search", limit}`) first; when v1 refuses the key
- * (401/403/404: v1 is invite-only) the legacy v0 (`GET /api/v0/search?q=&limit=`) is asked instead.
+ * Kagi Search API: v1 (`POST /api/v1/search`, `{query, workflow: "search", limit}`) first — sent with `Bot`, and
+ * after a 401 once more with `Bearer` (or the other way round once `Bearer` worked) unless `authScheme` pins one;
+ * when v1 still refuses the key (401/403/404: v1 is invite-only) the legacy v0 (`GET /api/v0/search?q=&limit=`,
+ * `Bot`) is asked instead.
  * `apiVersion: v0|v1` in settings pins one. Errors come as `{meta, error:{code,msg}}` or
  * `{meta, error:[{code,message}]}`; both are read. v0's `meta.api_balance` (the only quota signal Kagi gives) becomes
- * `quota.note`.
+ * `quota.note`. There is no balance endpoint, so no `quota()`: the chain keeps the last balance seen in the store and
+ * `periscope status` shows it with its time; with a working v1 key it is never seen.
  *
  * minIntervalMs 1 000: Kagi publishes no request rate; searches are billed per query ($25 per 1 000 on v0).
  */
@@ -114,7 +162,7 @@ export const kagiSearchProvider: SearchProvider = {
     const withWarnings = warnings.length > 0 ? { warnings } : {};
     if (version !== 'v0') {
       try {
-        const results = await searchV1(request, context, apiKey);
+        const results = await searchV1Either(request, context, apiKey);
         return { results: firstResults(results, request.count), ...withWarnings };
       } catch (error) {
         const status = v1Status(error);

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { providersSchema, searchSchema } from '../../config/search-schema.ts';
+import { createPeriscope } from '../../index.ts';
+import { createHttpClient } from '../../net/http-client.ts';
+import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
 import {
   expectProviderError,
   jsonReply,
@@ -7,6 +11,8 @@ import {
   standInContext,
   startProviderStandIn,
 } from '../../testing/provider-stand-in.ts';
+import type { ImageSearchData } from '../../tools/image-search.ts';
+import { createSearchChain } from '../chain.ts';
 import { searxngSearchProvider as searxng } from './searxng.ts';
 
 function answer(results: unknown[], unresponsive: unknown[] = []) {
@@ -162,8 +168,135 @@ test('searxng images: categories=images, img_src made absolute, resolution read'
       },
     ]);
     assert.deepEqual(response.warnings, ['searxng does not support type (photo ignored)']);
-    assert.equal(server.calls[0]?.url.searchParams.get('categories'), 'images');
+    assert.equal(server.calls.length, 1);
+    const [call] = server.calls;
+    assert.equal(call?.method, 'GET');
+    assert.equal(call?.url.pathname, '/search');
+    assert.equal(call?.headers.authorization, undefined);
+    assert.equal(call?.headers.accept, 'application/json');
+    assert.deepEqual(Object.fromEntries(call?.url.searchParams ?? []), {
+      format: 'json',
+      pageno: '1',
+      q: 'lion',
+      categories: 'images',
+    });
   } finally {
+    await server.close();
+  }
+});
+
+/** An image hit as a self-hosted instance gives it: img_src and thumbnail_src through its own image_proxy. */
+function proxiedImage(name: string, extra: Record<string, unknown> = {}) {
+  return {
+    url: `https://photos.example/${name}`,
+    title: `A ${name}`,
+    img_src: `/image_proxy?url=${name}.jpg`,
+    thumbnail_src: `/image_proxy?url=${name}-thumb.jpg`,
+    resolution: '800 x 600',
+    template: 'images.html',
+    category: 'images',
+    ...extra,
+  };
+}
+
+function instanceChain(baseUrl: string) {
+  return createSearchChain({
+    search: searchSchema.parse({ chain: ['searxng'], timeoutMs: 3000 }),
+    providers: providersSchema.parse({ searxng: { baseUrl, minIntervalMs: 0 } }),
+    env: {},
+    httpFetch: createHttpClient({ beforeConnect: createLoopbackConnectGuard().beforeConnect }),
+  });
+}
+
+test('searxng images on a self-hosted instance at 127.0.0.1: URLs on the instance are kept; other private URLs are dropped, said in warnings', async () => {
+  const server = await startProviderStandIn(() =>
+    jsonReply(
+      answer([
+        proxiedImage('lion'),
+        proxiedImage('fox', {
+          img_src: 'https://images.example/fox.jpg',
+          thumbnail_src: 'http://10.1.2.3/t.jpg',
+        }),
+        proxiedImage('lan', { img_src: 'http://192.168.1.20/lan.jpg' }),
+        proxiedImage('other-port', { img_src: 'http://127.0.0.1:1/elsewhere.jpg' }),
+      ]),
+    ),
+  );
+  try {
+    const base = `${server.url}/searx/`;
+    const answer = await instanceChain(base).searchImages({ query: 'lion', count: 10 });
+    assert.equal(answer.provider, 'searxng');
+    assert.deepEqual(answer.results, [
+      {
+        title: 'A lion',
+        imageUrl: `${server.url}/image_proxy?url=lion.jpg`,
+        thumbnailUrl: `${server.url}/image_proxy?url=lion-thumb.jpg`,
+        sourceUrl: 'https://photos.example/lion',
+        width: 800,
+        height: 600,
+      },
+      {
+        // A private thumbnail alone costs the thumbnail, not the result.
+        title: 'A fox',
+        imageUrl: 'https://images.example/fox.jpg',
+        sourceUrl: 'https://photos.example/fox',
+        width: 800,
+        height: 600,
+      },
+    ]);
+    assert.deepEqual(answer.warnings, [
+      'searxng gave 2 image results on a private or local address, dropped (network.allowPrivateNetwork opens such ranges)',
+    ]);
+    assert.equal(answer.attempts[0]?.results, 2);
+  } finally {
+    await server.close();
+  }
+});
+
+test('image_search through a SearXNG on 127.0.0.1: its own images are shown, and when every answer is dropped the tool says so instead of "No images found"', async () => {
+  const bodies = [
+    answer([proxiedImage('lion')]),
+    answer([
+      proxiedImage('lan', { img_src: 'http://192.168.1.20/lan.jpg' }),
+      proxiedImage('meta', { img_src: 'http://169.254.169.254/latest' }),
+    ]),
+  ];
+  const server = await startProviderStandIn(() => jsonReply(bodies.shift() ?? answer([])));
+  const periscope = createPeriscope(
+    {
+      search: { chain: ['searxng'] },
+      providers: { searxng: { baseUrl: server.url, minIntervalMs: 0 } },
+      cache: { enabled: false },
+    },
+    { env: {} },
+  );
+  try {
+    const shown = await periscope.imageSearch({ query: 'lion', count: 5 });
+    assert.equal(shown.isError, false, shown.output);
+    assert.equal(
+      shown.output,
+      [
+        'Image results for: lion',
+        '',
+        '1. A lion',
+        `   ${server.url}/image_proxy?url=lion.jpg`,
+        '   source: https://photos.example/lion (800×600)',
+      ].join('\n'),
+    );
+    const dropped = await periscope.imageSearch({ query: 'intranet', count: 5 });
+    assert.equal(dropped.isError, false, dropped.output);
+    const data = dropped.data as ImageSearchData;
+    assert.deepEqual(data.results, []);
+    assert.deepEqual(data.warnings, [
+      'searxng gave 2 image results on a private or local address, dropped (network.allowPrivateNetwork opens such ranges)',
+    ]);
+    assert.doesNotMatch(dropped.output, /No images found|answered with none/);
+    assert.equal(
+      dropped.output,
+      `Image results for: intranet\n\nNo images to show (searxng): ${data.warnings[0]}.`,
+    );
+  } finally {
+    await periscope.close();
     await server.close();
   }
 });
@@ -190,5 +323,15 @@ test('searxng: no instance URL is NOT_CONFIGURED; a 403 for format=json says how
 runProviderFailureSuite({
   provider: searxng,
   settings: {},
+  rateLimitedBody: 'Too Many Requests',
+});
+
+// Keyless (the instance URL is the only setting): no invalid-key case; its 403 for format=json is tested above.
+runProviderFailureSuite({
+  provider: searxng,
+  label: 'images',
+  settings: {},
+  call: (context) => searxng.searchImages!({ query: 'lion', count: 3 }, context),
+  empty: jsonReply(answer([])),
   rateLimitedBody: 'Too Many Requests',
 });

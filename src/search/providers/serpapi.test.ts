@@ -147,7 +147,13 @@ test('serpapi images: engine=google_images, original is the image and link the p
         height: 800,
       },
     ]);
-    assert.deepEqual(Object.fromEntries(server.calls[0]?.url.searchParams ?? []), {
+    assert.equal(server.calls.length, 1);
+    const [call] = server.calls;
+    assert.equal(call?.method, 'GET');
+    assert.equal(call?.url.pathname, '/search.json');
+    assert.equal(call?.headers.authorization, undefined);
+    assert.equal(call?.headers.accept, 'application/json');
+    assert.deepEqual(Object.fromEntries(call?.url.searchParams ?? []), {
       engine: 'google_images',
       q: 'lion',
       api_key: KEY,
@@ -199,16 +205,18 @@ test('serpapi: a 429 for the hourly limit is rate limited, not quota', async () 
   }
 });
 
+const invalidKey = {
+  reply: jsonReply(
+    { error: 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key' },
+    401,
+  ),
+  message: 'Invalid API key.',
+};
+
 runProviderFailureSuite({
   provider: serpapi,
   settings,
-  invalidKey: {
-    reply: jsonReply(
-      { error: 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key' },
-      401,
-    ),
-    message: 'Invalid API key.',
-  },
+  invalidKey,
   rateLimitedBody: { error: 'Too many requests.' },
   quota: {
     reply: jsonReply({ error: 'Your searches for the month have run out. You can upgrade your plan.' }, 429),
@@ -221,5 +229,13 @@ runProviderFailureSuite({
   label: 'images',
   settings,
   call: (context) => serpapi.searchImages!({ query: 'lion', count: 3 }, context),
+  invalidKey,
+  // Nothing found: status Success, no images_results, and the message as a top-level error.
+  empty: jsonReply({
+    search_metadata: metadata,
+    search_parameters: { engine: 'google_images', q: 'zxqv' },
+    search_information: { image_results_state: 'Fully empty' },
+    error: "Google hasn't returned any results for this query.",
+  }),
   rateLimitedBody: { error: 'Too many requests.' },
 });

@@ -121,22 +121,30 @@ test('serper images: POST /images, imageUrl/link/sizes mapped, filters it cannot
       'serper does not support type (photo ignored)',
     ]);
     assert.deepEqual(response.quota, { note: '2 credits used' });
-    assert.equal(server.calls[0]?.url.pathname, '/images');
-    assert.deepEqual(JSON.parse(server.calls[0]?.body ?? ''), { q: 'lion', num: 3 });
+    assert.equal(server.calls.length, 1);
+    const [call] = server.calls;
+    assert.equal(call?.method, 'POST');
+    assert.equal(call?.url.pathname, '/images');
+    assert.equal(call?.headers['x-api-key'], 'serper-test-key');
+    assert.equal(call?.headers['content-type'], 'application/json');
+    assert.equal(call?.headers.authorization, undefined);
+    assert.deepEqual(JSON.parse(call?.body ?? ''), { q: 'lion', num: 3 });
   } finally {
     await server.close();
   }
 });
 
 const rateLimitedBody = { message: 'Too many requests', statusCode: 429 };
+/** The recorded 403 body (fixtures/providers/serper/error-403-unauthorized.json). */
+const invalidKey = {
+  reply: jsonReply({ message: 'Unauthorized.', statusCode: 403 }, 403),
+  message: 'Unauthorized.',
+};
 
 runProviderFailureSuite({
   provider: serper,
   settings,
-  invalidKey: {
-    reply: jsonReply({ message: 'Unauthorized.', statusCode: 403 }, 403),
-    message: 'Unauthorized.',
-  },
+  invalidKey,
   rateLimitedBody,
   quota: {
     reply: jsonReply({ message: 'Not enough credits', statusCode: 400 }, 400),
@@ -149,5 +157,11 @@ runProviderFailureSuite({
   label: 'images',
   settings,
   call: (context) => serper.searchImages!({ query: 'lion', count: 3 }, context),
+  invalidKey,
+  empty: jsonReply({
+    searchParameters: { q: 'zxqv', type: 'images', engine: 'google' },
+    images: [],
+    credits: 1,
+  }),
   rateLimitedBody,
 });

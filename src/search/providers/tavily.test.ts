@@ -103,7 +103,13 @@ test('tavily images: include_images, with descriptions as titles; plain string i
       { title: '', imageUrl: 'https://example.org/plain.jpg' },
     ]);
     assert.deepEqual(response.warnings, ['tavily does not support layout (wide ignored)']);
-    assert.deepEqual(JSON.parse(server.calls[0]?.body ?? ''), {
+    assert.equal(server.calls.length, 1);
+    const [call] = server.calls;
+    assert.equal(call?.method, 'POST');
+    assert.equal(call?.url.pathname, '/search');
+    assert.equal(call?.headers.authorization, 'Bearer tvly-dev-test-key');
+    assert.equal(call?.headers['content-type'], 'application/json');
+    assert.deepEqual(JSON.parse(call?.body ?? ''), {
       query: 'semantic kernel',
       max_results: 5,
       search_depth: 'basic',
@@ -148,15 +154,40 @@ test('tavily quota(): GET /usage, the key limit first, else the plan; counters s
   }
 });
 
+test('tavily: a query over 400 characters is INVALID_INPUT for search and images, and no request is sent', async () => {
+  const server = await startProviderStandIn(() => jsonReply({ query: 'q', images: [], results: [] }));
+  try {
+    const context = standInContext(server, settings);
+    await tavily.search!({ query: 'ü'.repeat(400), count: 3 }, context);
+    assert.equal(server.calls.length, 1, '400 characters (not bytes) pass');
+    const query = 'ü'.repeat(401);
+    for (const run of [
+      () => tavily.search!({ query, count: 3 }, context),
+      () => tavily.searchImages!({ query, count: 3 }, context),
+    ]) {
+      await expectProviderError(run(), {
+        code: 'INVALID_INPUT',
+        retryable: false,
+        reason: 'query-too-long',
+        message: ['tavily', '401 characters', 'limit of 400', 'shorten the query'],
+      });
+    }
+    assert.equal(server.calls.length, 1);
+  } finally {
+    await server.close();
+  }
+});
+
 const rateLimitedBody = { detail: { error: 'Your request has been blocked due to excessive requests.' } };
+const invalidKey = {
+  reply: jsonReply({ detail: { error: 'Unauthorized: missing or invalid API key.' } }, 401),
+  message: 'Unauthorized: missing or invalid API key.',
+};
 
 runProviderFailureSuite({
   provider: tavily,
   settings,
-  invalidKey: {
-    reply: jsonReply({ detail: { error: 'Unauthorized: missing or invalid API key.' } }, 401),
-    message: 'Unauthorized: missing or invalid API key.',
-  },
+  invalidKey,
   rateLimitedBody,
   quota: {
     reply: jsonReply({ detail: { error: "This request exceeds your plan's set usage limit." } }, 432),
@@ -185,6 +216,15 @@ runProviderFailureSuite({
   label: 'images',
   settings,
   call: (context) => tavily.searchImages!({ query: 'q', count: 3 }, context),
+  invalidKey,
+  empty: jsonReply({
+    query: 'zxqv',
+    follow_up_questions: null,
+    answer: null,
+    images: [],
+    results: [],
+    response_time: 0.52,
+  }),
   rateLimitedBody,
 });
 

@@ -1,3 +1,4 @@
+import { PeriscopeError } from '../../errors.ts';
 import type { ProviderErrorRules } from '../provider-errors.ts';
 import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
 import {
@@ -22,8 +23,23 @@ const ERRORS: ProviderErrorRules = {
   classify: ({ status }) => (status === 432 || status === 433 ? 'quota' : undefined),
 };
 
+/** Tavily answers 400 "Query is too long. Max query length is 400 characters." (FORMATS.md). */
+const MAX_QUERY_CHARACTERS = 400;
+
+/** A query Tavily would refuse is INVALID_INPUT (`query-too-long`) before any request; the chain skips Tavily for it. */
+function checkQuery(query: string): void {
+  const characters = [...query].length;
+  if (characters <= MAX_QUERY_CHARACTERS) return;
+  throw new PeriscopeError(
+    'INVALID_INPUT',
+    `tavily: the query has ${characters} characters, over Tavily's limit of ${MAX_QUERY_CHARACTERS}; shorten the query`,
+    { details: { provider: ID, reason: 'query-too-long', characters, maxCharacters: MAX_QUERY_CHARACTERS } },
+  );
+}
+
 async function post(context: ProviderContext, path: string, json: Record<string, unknown>) {
   const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+  if (typeof json.query === 'string') checkQuery(json.query);
   const reply = await requestProviderJson(context, {
     provider: ID,
     url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, path),
@@ -64,7 +80,8 @@ function usageToQuota(body: Record<string, unknown>): QuotaInfo {
 /**
  * Tavily: `POST /search` with `Authorization: Bearer tvly-…`; images come from the same call with
  * `include_images` (strings, or `{url, description}` with `include_image_descriptions`). `quota()` asks `/usage`
- * (free). 432/433 (plan / pay-as-you-go limit) are quota exhaustion.
+ * (free). 432/433 (plan / pay-as-you-go limit) are quota exhaustion. A query over 400 characters is INVALID_INPUT
+ * without a request.
  *
  * minIntervalMs 600: 100 requests per minute on development keys (FORMATS.md, agentsapis.com guide).
  */

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { providersSchema, searchSchema } from '../../config/search-schema.ts';
+import { createHttpClient } from '../../net/http-client.ts';
+import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
 import {
   expectProviderError,
   jsonReply,
@@ -7,6 +11,7 @@ import {
   standInContext,
   startProviderStandIn,
 } from '../../testing/provider-stand-in.ts';
+import { createSearchChain } from '../chain.ts';
 import { wikipediaSearchProvider as wikipedia, wikipediaLanguage } from './wikipedia.ts';
 
 /** MediaWiki `list=search`, formatversion 2 (snippets are HTML with searchmatch spans). */
@@ -136,6 +141,39 @@ test('wikipediaLanguage maps codes to wikis', () => {
 test('wikipedia is keyless: always configured', () => {
   assert.equal(wikipedia.isConfigured({}), true);
   assert.deepEqual(wikipedia.keyEnv, []);
+});
+
+test('wikipedia requests go out in series by default (API etiquette): 5 parallel searches, one in flight at the stand-in', async () => {
+  assert.equal(wikipedia.maxConcurrent, 1);
+  let inFlight = 0;
+  let most = 0;
+  const server = await startProviderStandIn(async () => {
+    inFlight++;
+    most = Math.max(most, inFlight);
+    await sleep(40);
+    inFlight--;
+    return jsonReply(searchBody);
+  });
+  try {
+    // Spacing off, concurrency left at the provider's default.
+    const chain = createSearchChain({
+      search: searchSchema.parse({ chain: ['wikipedia'], timeoutMs: 5000 }),
+      providers: providersSchema.parse({ wikipedia: { baseUrl: server.url, minIntervalMs: 0 } }),
+      env: {},
+      httpFetch: createHttpClient({ beforeConnect: createLoopbackConnectGuard().beforeConnect }),
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, index) => chain.search({ query: `turing ${index}`, count: 2 })),
+    );
+    assert.deepEqual(
+      answers.map((answer) => answer.results.length),
+      [2, 2, 2, 2, 2],
+    );
+    assert.equal(server.calls.length, 5);
+    assert.equal(most, 1);
+  } finally {
+    await server.close();
+  }
 });
 
 runProviderFailureSuite({

@@ -40,13 +40,14 @@ function mediaWikiError(base: string, body: Record<string, unknown>, headers: Re
  * request's language picks the wiki (`de` → de.wikipedia.org); snippets arrive as HTML with
  * `<span class="searchmatch">` and are stripped. Region and freshness do not apply and become warnings.
  *
- * minIntervalMs 500: Wikimedia sets no hard limit on reads but asks clients to send requests in series, not in
- * parallel (mediawiki.org API:Etiquette), and the chain's pacing keeps them apart.
+ * maxConcurrent 1, minIntervalMs 500: Wikimedia sets no hard limit on reads but asks clients to send requests in
+ * series, not in parallel (mediawiki.org API:Etiquette), so one is in flight at a time and starts are kept apart.
  */
 export const wikipediaSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: [],
   minIntervalMs: 500,
+  maxConcurrent: 1,
   isConfigured: () => true,
 
   async search(request, context) {

@@ -20,8 +20,10 @@ export const STATUS_HELP = `Usage: periscope status [--json] [--day YYYY-MM-DD] 
 
 List every search provider: its place in the chain (search.chain), whether its credentials are present (config or
 the well-known environment variable), its health (cooling down until when, after which failure), and its quota —
-asked live where the provider has a usage endpoint, otherwise as the last response reported it. Then the day's
-usage from the store: calls, cache hits, credits spent and errors per agent, tool and provider.
+asked live where the provider has a usage endpoint, otherwise as the last response reported it (with its time;
+Kagi's balance comes only with its v0 answers). Health and that last quota are kept in the store, so they carry
+over from earlier \`periscope search\` runs and other processes sharing it. Then the day's usage from the store:
+calls, cache hits, credits spent and errors per agent, tool and provider.
 
 Options:
   --day YYYY-MM-DD        usage of that day (UTC; default today)
@@ -102,6 +104,10 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
         .trimEnd(),
     );
   }
+  // Notes a provider carries about itself (Google CSE: closed to new customers).
+  const notes = inOrder([...providers]).filter((provider) => provider.note);
+  if (notes.length > 0) writeLine(io.stdout, '');
+  for (const provider of notes) writeLine(io.stdout, `note on ${provider.id}: ${provider.note}`);
   writeLine(io.stdout, '');
   if ('error' in usage) writeLine(io.stdout, `usage: not available (${usage.error})`);
   else for (const line of usageLines(usage.report, usage.where)) writeLine(io.stdout, line);
@@ -146,7 +152,11 @@ function health(provider: ProviderStatus): string {
 
 function quota(provider: ProviderStatus): string {
   if (provider.quotaError) return `unknown (${provider.quotaError})`;
-  return provider.quota ? describeQuota(provider.quota) : '–';
+  if (!provider.quota) return '–';
+  // Not asked live: what the last response said (Kagi's balance comes only with its v0 answers).
+  const seen =
+    provider.quotaFrom === 'response' && provider.quotaAt ? ` (last response, ${provider.quotaAt})` : '';
+  return `${describeQuota(provider.quota)}${seen}`;
 }
 
 function describeQuota(info: QuotaInfo): string {

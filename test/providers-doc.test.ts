@@ -1,0 +1,45 @@
+// docs/providers.md describes every built-in provider; this keeps its table true to the code: one row per provider
+// in the `auto` order, the credentials' variables, web/images, the default pacing, live quota, and each note.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { AUTO_ORDER, KEYLESS_TAIL } from '../src/search/chain.ts';
+import { wellKnownEnv } from '../src/search/provider-settings.ts';
+import { BUILT_IN_PROVIDERS } from '../src/search/providers/registry.ts';
+
+const doc = readFileSync(new URL('../docs/providers.md', import.meta.url), 'utf8');
+
+/** `| \`id\` | credentials | search | pacing | quota | notes |` rows, keyed by id. */
+const rows = new Map(
+  doc
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const cells = line
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim());
+      return [cells[0]?.replaceAll('`', '') ?? '', cells] as const;
+    }),
+);
+
+test('docs/providers.md has one row per built-in provider, in the auto order', () => {
+  assert.deepEqual([...rows.keys()], [...AUTO_ORDER, ...KEYLESS_TAIL]);
+  assert.deepEqual([...rows.keys()].sort(), [...BUILT_IN_PROVIDERS.keys()].sort());
+});
+
+for (const [id, provider] of BUILT_IN_PROVIDERS) {
+  test(`docs/providers.md: ${id} as the code has it`, () => {
+    const [, credentials = '', search = '', pacing = '', quota = '', notes = ''] = rows.get(id) ?? [];
+    const variables = Object.values(wellKnownEnv(provider)).flat();
+    if (variables.length === 0) assert.equal(credentials, 'keyless');
+    for (const variable of variables)
+      assert.ok(credentials.includes(`\`${variable}\``), `${id}: ${variable}`);
+    const supports = [...(provider.search ? ['web'] : []), ...(provider.searchImages ? ['images'] : [])];
+    assert.equal(search, supports.join(', '));
+    assert.ok(pacing.startsWith(`${provider.minIntervalMs} ms`), `${id}: ${pacing}`);
+    assert.equal(pacing.includes('one at a time'), provider.maxConcurrent === 1, `${id}: ${pacing}`);
+    assert.equal(quota.startsWith('live'), typeof provider.quota === 'function', `${id}: ${quota}`);
+    if (provider.note !== undefined) assert.ok(notes.includes(provider.note), `${id}: the note`);
+  });
+}
