@@ -3,16 +3,10 @@
 // Run: npx node bench/tokens.bench.ts
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tokenCost } from '../src/content/paginate.ts';
 import { renderContent } from '../src/content/render-content.ts';
+import { estimateTokens } from '../src/content/token-estimate.ts';
 
 const CORPUS = new URL('../../shared/corpus/readability/', import.meta.url).pathname;
-
-function estimateTokens(text: string): number {
-  let tokens = 0;
-  for (let index = 0; index < text.length; index++) tokens += tokenCost(text.charCodeAt(index));
-  return Math.round(tokens);
-}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -50,7 +44,7 @@ if (!existsSync(CORPUS)) {
       percentile(tokens, 0.5),
     ).padStart(9)} ${String(percentile(tokens, 0.95)).padStart(9)} ${String(sum(tokens)).padStart(11)}`;
   console.log(
-    `Tokens per page over ${rows.chars.length} readability-corpus pages (estimate: paginate.ts tokenCost)`,
+    `Tokens per page over ${rows.chars.length} readability-corpus pages (estimate: token-estimate.ts, an upper bound)`,
   );
   console.log('                   chars p50 chars p95 tokens p50 tokens p95 tokens total');
   console.log(line('raw HTML', rows.rawChars, rows.rawTokens));

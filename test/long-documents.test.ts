@@ -2,7 +2,10 @@
 // the outline and the "read on" hint, metadata in data, and CJK text cut without broken characters.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { tokenCost } from '../src/content/paginate.ts';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { estimateTokens } from '../src/content/token-estimate.ts';
 import { createPeriscope } from '../src/index.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 import type { WebFetchData } from '../src/tools/web-fetch.ts';
@@ -62,6 +65,14 @@ test('a 2 MB article is read end to end by continuation, and the origin is asked
   assert.equal(downloads.length, 1, 'one download for every window (robots.txt aside)');
   const whole = windows.map((window) => window.text).join('');
   assert.equal(whole.length, windows[0]!.totalLength);
+  // The same text as one read of the whole document, character for character.
+  const full = await createPeriscope({
+    network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+    fetch: { maxChars: 10_000_000, maxTokens: 100_000_000 },
+  }).fetch({ url: `${server.url}/long` });
+  const fullData = full.data as WebFetchData;
+  assert.equal(fullData.truncated, false);
+  assert.ok(whole === fullData.text, 'the joined windows equal a single full read');
   for (let section = 0; section < SECTIONS; section++) {
     assert.ok(whole.includes(`## Year ${1900 + section}`), `section ${section} heading`);
     assert.ok(whole.includes(sentence(section, 39)), `section ${section} last paragraph`);
@@ -109,10 +120,15 @@ test('CJK text is cut by the token budget, never inside a character', async () =
   const data = result.data as WebFetchData;
   assert.equal(data.truncated, true);
   // The default budget (20 000 estimated tokens) binds before the 50 000-character limit for CJK text.
-  let tokens = 0;
-  for (let index = 0; index < data.text.length; index++) tokens += tokenCost(data.text.charCodeAt(index));
+  const tokens = estimateTokens(data.text);
   assert.ok(tokens <= 20_000 && tokens > 19_000, `window of ${data.length} chars, ~${tokens} tokens`);
   assert.ok(data.length < 50_000);
+  // Counted by real tokenizers, the window is within the budget and the whole output under 25 000 tokens.
+  for (const ranks of [o200k, cl100k]) {
+    const tokenizer = new Tiktoken(ranks);
+    assert.ok(tokenizer.encode(data.text).length <= 20_000);
+    assert.ok(tokenizer.encode(result.output).length < 25_000);
+  }
   assert.ok(!/[\ud800-\udbff]$/.test(data.text));
   const rest = await periscope.fetch({
     url: `${server.url}/cjk`,

@@ -1,8 +1,11 @@
 // Real PDFs and images (src/content/__fixtures__) served by a local server and read through web_fetch:
 // guarded client → sniffing → PDF.js or the image header reader → ToolResult.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { after, before, test } from 'node:test';
+import { crc32, deflateSync } from 'node:zlib';
 import { createPeriscope } from '../src/index.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 import type { ToolResult } from '../src/tools/tool-result.ts';
@@ -14,6 +17,7 @@ const fixture = (path: string) => readFileSync(new URL(path, FIXTURES));
 /** Path on the test server → fixture file and the Content-Type it is served with. */
 const ROUTES: Record<string, [file: string | Buffer, contentType: string]> = {
   '/doc.pdf': ['pdf/multi-page.pdf', 'application/pdf'],
+  '/outline.pdf': ['pdf/outline.pdf', 'application/pdf'],
   '/report': ['pdf/titled.pdf', 'application/octet-stream'], // no useful type: sniffed from the bytes
   '/encrypted.pdf': ['pdf/encrypted.pdf', 'application/pdf'],
   '/scan.pdf': ['pdf/image-only.pdf', 'application/pdf'],
@@ -33,10 +37,87 @@ const ROUTES: Record<string, [file: string | Buffer, contentType: string]> = {
   '/scan.tiff': ['image/sample.tiff', 'image/tiff'],
 };
 
+/**
+ * A real PNG of random pixels (incompressible, so the file is as large as its pixels): signature, IHDR, one
+ * stored-deflate IDAT, IEND, each chunk with its CRC.
+ */
+function randomPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const framed = Buffer.alloc(body.length + 8);
+    framed.writeUInt32BE(data.length, 0);
+    body.copy(framed, 4);
+    framed.writeUInt32BE(crc32(body), body.length + 4);
+    return framed;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per channel
+  header[9] = 2; // RGB
+  const rowBytes = 1 + width * 3;
+  const pixels = randomBytes(rowBytes * height);
+  for (let row = 0; row < height; row++) pixels[row * rowBytes] = 0; // filter: none
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels, { level: 0 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** About 20 MB: more than the default image cap (3 MB) and network cap (10 MB), more than socket buffers hold. */
+const LARGE_PNG = randomPng(2600, 2600);
+
+/** How much of each streamed body the server wrote before the connection closed, and whether it finished. */
+const streamed = new Map<string, { writtenBytes: number; finished: boolean }>();
+
+/** Writes `body` in 64 kB pieces as the client reads them, and records how far it got. */
+async function stream(path: string, response: ServerResponse, body: Buffer, headers: Record<string, string>) {
+  response.writeHead(200, headers);
+  let writtenBytes = 0;
+  response.once('close', () => streamed.set(path, { writtenBytes, finished: response.writableFinished }));
+  for (let at = 0; at < body.length && !response.destroyed; at += 65_536) {
+    const piece = body.subarray(at, at + 65_536);
+    writtenBytes += piece.length;
+    if (!response.write(piece)) {
+      await new Promise((resolve) => {
+        response.once('drain', resolve);
+        response.once('close', resolve);
+      });
+    }
+  }
+  if (!response.destroyed) response.end();
+}
+
+/** What the server saw of a streamed body, once its connection closed (a little after the client gave up). */
+async function streamedOf(path: string) {
+  for (let waited = 0; !streamed.has(path) && waited < 5000; waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return streamed.get(path);
+}
+
+const STREAMED: Record<string, [body: Buffer, contentType: string, declareLength: boolean]> = {
+  '/large.png': [LARGE_PNG, 'image/png', true],
+  '/large-chunked.png': [LARGE_PNG, 'image/png', false],
+  '/sized.pdf': [fixture('pdf/multi-page.pdf'), 'application/pdf', true],
+};
+
 let server: TestServer;
 before(async () => {
   server = await startTestServer((request, response) => {
-    const route = ROUTES[new URL(request.url ?? '/', 'http://x').pathname];
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    const large = STREAMED[path];
+    if (large) {
+      const [body, contentType, declareLength] = large;
+      const headers = {
+        'content-type': contentType,
+        ...(declareLength ? { 'content-length': String(body.length) } : {}),
+      };
+      return stream(path, response, body, headers);
+    }
+    const route = ROUTES[path];
     if (!route) return void response.writeHead(404).end();
     const [file, contentType] = route;
     response
@@ -156,8 +237,88 @@ test('an image over fetch.imageMaxBytes is described, not sent', async () => {
   assert.equal(data.image, undefined);
   assert.equal(
     data.text,
-    'A 37×23 PNG image of 321 bytes — larger than the 100 bytes limit, so it is described, not sent.',
+    'A 37×23 PNG image of more than 100 bytes — larger than the 100 bytes limit (fetch.imageMaxBytes), so it is described, not sent.',
   );
+});
+
+test('a 20 MB PNG is described from its header, and its download stops there', async () => {
+  const roomy = createPeriscope({
+    network: { allowPrivateNetwork: ['127.0.0.1/32'], maxBytes: 50_000_000 },
+    cache: { enabled: false },
+  });
+  // Declared length over fetch.imageMaxBytes (3 MB): the download stops once the header is in.
+  const result = await fetchPath('/large.png', roomy);
+  const data = dataOf(result);
+  assert.equal(data.image, undefined);
+  assert.equal(data.status, 200);
+  assert.equal(data.contentType, 'image/png');
+  assert.equal(
+    data.text,
+    'A 2 600×2 600 PNG image of 20.3 MB — larger than the 3 MB limit (fetch.imageMaxBytes), so it is described, not sent.',
+  );
+  assert.match(result.output, new RegExp(`URL: ${server.url}/large.png`));
+  const declared = await streamedOf('/large.png');
+  assert.equal(declared?.finished, false, 'the client closed the connection before the end of the body');
+  assert.ok(declared.writtenBytes < LARGE_PNG.length / 2, `${declared.writtenBytes} bytes written`);
+
+  // No declared length: the download stops at the cap.
+  const chunked = dataOf(await fetchPath('/large-chunked.png', roomy));
+  assert.equal(
+    chunked.text,
+    'A 2 600×2 600 PNG image of more than 3 MB — larger than the 3 MB limit (fetch.imageMaxBytes), so it is described, not sent.',
+  );
+  assert.equal((await streamedOf('/large-chunked.png'))?.finished, false);
+});
+
+test('an image whose declared length is over network.maxBytes is described from its headers alone', async () => {
+  const data = dataOf(await fetchPath('/large.png'));
+  assert.equal(data.image, undefined);
+  assert.equal(
+    data.text,
+    'The server declares a PNG image of 20.3 MB — larger than the 10 MB limit (network.maxBytes), so it was not downloaded; it is described, not sent.',
+  );
+});
+
+test('a PDF over fetch.pdfMaxBytes is BODY_TOO_LARGE naming the option; network.maxBytes still bounds it', async () => {
+  const capped = createPeriscope({
+    network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+    fetch: { pdfMaxBytes: 5000 },
+    cache: { enabled: false },
+  });
+  const declared = await fetchPath('/sized.pdf', capped);
+  assertError(
+    declared,
+    'BODY_TOO_LARGE',
+    /^the PDF is 13\.1 kB, over the 5 kB limit \(fetch\.pdfMaxBytes\), so it was not read; raise fetch\.pdfMaxBytes to read it$/,
+  );
+  assert.match(declared.output, /fetch\.pdfMaxBytes/);
+  assertError(
+    await fetchPath('/doc.pdf', capped),
+    'BODY_TOO_LARGE',
+    /^the PDF is more than 5 kB, over the 5 kB limit \(fetch\.pdfMaxBytes\)/,
+  );
+  const smallNetwork = createPeriscope({
+    network: { allowPrivateNetwork: ['127.0.0.1/32'], maxBytes: 5000 },
+    cache: { enabled: false },
+  });
+  assertError(
+    await fetchPath('/doc.pdf', smallNetwork),
+    'BODY_TOO_LARGE',
+    /\(network\.maxBytes\).*raise network\.maxBytes/,
+  );
+  // Under the cap it is read as usual.
+  assert.equal(dataOf(await fetchPath('/sized.pdf')).pageCount, 3);
+});
+
+test('a PDF with bookmarks has an outline to jump by', async () => {
+  const data = dataOf(await fetchPath('/outline.pdf', periscope, { maxChars: 100 }));
+  assert.deepEqual(
+    data.outline?.map((entry) => entry.title),
+    ['Harbours', 'Rivers', 'Ferries', 'Mountains'],
+  );
+  const mountains = data.outline!.at(-1)!;
+  const jump = dataOf(await fetchPath('/outline.pdf', periscope, { startIndex: mountains.offset }));
+  assert.ok(jump.text.startsWith('3. Mountains'), jump.text.slice(0, 40));
 });
 
 test('damaged, mislabelled and unsupported images are UNSUPPORTED_CONTENT', async () => {

@@ -59,7 +59,15 @@ export const fetchSchema = z
     maxTokens: z.number().int().positive().default(20_000),
     /** PDF pages read per document; the rest are named as not read. */
     pdfMaxPages: z.number().int().positive().default(200),
-    /** Images up to this size are sent as a multimodal block; larger ones are described. */
+    /**
+     * PDF bytes downloaded and read; a larger PDF stops downloading at this size and is BODY_TOO_LARGE, named so.
+     * `network.maxBytes` still bounds every download: the smaller of the two applies to PDFs.
+     */
+    pdfMaxBytes: bytes.default(10_000_000),
+    /**
+     * Images up to this size are sent as a multimodal block; a larger one stops downloading once its header is
+     * read and is described (type, size, width × height). `network.maxBytes` still bounds every download.
+     */
     imageMaxBytes: bytes.default(3_000_000),
     /** How long a fetched document stays in memory for `startIndex` continuation reads. */
     continuationTtlMs: positiveMs.default(600_000),

@@ -9,6 +9,9 @@ const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/feed/${na
 const WORDPRESS = fixture('wordpress.rss');
 const RELEASES = fixture('github-releases.atom');
 const RSS1 = fixture('rss1.rdf');
+// Real feeds written by real generators (see __fixtures__/feed/README.md): Hugo's RSS 2.0, jekyll-feed's Atom.
+const HUGO = fixture('hugo-tufte.rss');
+const JEKYLL = fixture('jekyll-al-folio.atom');
 
 function render(
   body: Uint8Array | string,
@@ -98,6 +101,69 @@ test('an RSS 1.0 (RDF) feed in ISO-8859-1, found by sniffing even when served as
     rendered.text,
     /^Example News\nNews for nerds, stuff that matters\nhttps:\/\/news\.example\.org\/\n\n1\. Café Owners Build Open-Source Tide Gauge\n {3}https:\/\/news\.example\.org\/story\/25\/03\/13\/1923\/new-tide-gauge\?utm_source=rss1\.0mainlinkanon&utm_medium=feed\n {3}2025-03-13T19:40:00Z · msmash\n {3}An anonymous reader writes: A group of café owners/,
   );
+});
+
+test('a real Hugo RSS 2.0 feed: channel, item, RFC 822 date, escaped-HTML description reduced to text', async () => {
+  const rendered = await render(
+    HUGO,
+    'application/rss+xml',
+    'markdown',
+    'https://alanorth.github.io/hugo-theme-tufte-css/index.xml',
+  );
+  assert.equal(rendered.kind, 'feed');
+  assert.equal(rendered.title, 'Hugo Tufte CSS');
+  assert.equal(rendered.language, 'en-us');
+  const { text } = rendered;
+  assert.match(
+    text,
+    /^# Hugo Tufte CSS\n\nRecent content on Hugo Tufte CSS\n\nhttps:\/\/alanorth\.github\.io\/hugo-theme-tufte-css\/index\.xml\n\n## Getting Started with Hugo\n\n- Link: https:\/\/alanorth\.github\.io\/hugo-theme-tufte-css\/2014\/04\/getting-started-with-hugo\/\n- Date: 2014-04-02T00:00:00Z\n\nStep 1\. Install Hugo Goto hugo releases and download the appropriate version/,
+  );
+  // Hugo escapes the post's HTML (&lt;p&gt;, &#34;): it comes out as text, links and code included.
+  assert.doesNotMatch(text, /&lt;|&amp;|&#34;|<p>|<code>|href=/);
+  assert.match(text, /Open your browser to http:\/\/localhost:1313 Corresponding pseudo commands: git clone/);
+  const summary = text.slice(text.indexOf('Step 1.'));
+  assert.ok(summary.length <= FEED_SUMMARY_MAX_CHARS + 1, `${summary.length} characters`);
+  assert.match(summary, /…$/);
+  assert.deepEqual(
+    rendered.outline?.map((entry) => entry.title),
+    ['Hugo Tufte CSS', 'Getting Started with Hugo'],
+  );
+});
+
+test('a real jekyll-feed Atom feed: CDATA summaries, empty authors, dates with offsets in UTC', async () => {
+  const rendered = await render(
+    JEKYLL,
+    'application/atom+xml',
+    'text',
+    'https://paolapesantezcabrera.github.io/al-folio/feed.xml',
+  );
+  assert.equal(rendered.kind, 'feed');
+  assert.equal(rendered.title, 'blank');
+  assert.equal(rendered.language, 'en');
+  assert.equal(
+    rendered.text,
+    [
+      'blank',
+      'A simple, whitespace theme for academics. Based on [*folio](https://github.com/bogoli/-folio) design.',
+      'https://paolapesantezcabrera.github.io/al-folio/',
+      '',
+      '1. a post with giscus comments',
+      '   https://paolapesantezcabrera.github.io/al-folio/blog/2022/giscus-comments/',
+      '   2022-12-10T15:59:00Z',
+      '   an example of a blog post with giscus comments',
+      '',
+      '2. Displaying External Posts on Your al-folio Blog',
+      '   https://paolapesantezcabrera.github.io/al-folio/blog/2022/displaying-external-posts-on-your-al-folio-blog/',
+      '   2022-04-23T23:20:09Z',
+      '',
+      '3. a post with redirect',
+      '   https://paolapesantezcabrera.github.io/al-folio/blog/2022/redirect/',
+      '   2022-02-01T17:39:00Z',
+      '   you can also redirect to assets like pdf',
+    ].join('\n'),
+  );
+  const markdown = await render(JEKYLL, 'application/atom+xml');
+  assert.equal(markdown.outline?.length, 4, 'the feed title and one heading per entry');
 });
 
 test('feeds are recognised by their bytes under other labels, and only when they start like one', async () => {

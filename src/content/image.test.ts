@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isPeriscopeError } from '../errors.ts';
 import { parseContentType } from './content-type.ts';
-import { formatBytes, renderImage } from './image.ts';
+import { describeOversizedImage, formatBytes, imageTypeOf, renderImage } from './image.ts';
 import { renderContent } from './render-content.ts';
 import { sniffContent } from './sniff.ts';
 
@@ -61,8 +61,53 @@ test('an image over the byte cap is described, not sent', () => {
   assert.equal(rendered.image, undefined);
   assert.equal(
     rendered.text,
-    'A 37×23 PNG image of 321 bytes — larger than the 300 bytes limit, so it is described, not sent.',
+    'A 37×23 PNG image of 321 bytes — larger than the 300 bytes limit (fetch.imageMaxBytes), so it is described, not sent.',
   );
+});
+
+test('an image cut off at a download cap is described from the header bytes read', () => {
+  const limit = { limitBytes: 3_000_000, limitName: 'fetch.imageMaxBytes' };
+  // Only the first bytes of each file: no PNG IEND, a WebP shorter than its RIFF size, a JPEG cut after its SOF.
+  for (const image of IMAGES) {
+    const bytes = fixture(image.file);
+    const head = bytes.subarray(0, Math.max(40, Math.floor(bytes.length * 0.6)));
+    assert.equal(imageTypeOf(head), image.mimeType);
+    const { text } = describeOversizedImage({
+      head,
+      mimeType: image.mimeType,
+      totalBytes: 5_000_000,
+      ...limit,
+    });
+    assert.equal(
+      text,
+      `A ${image.width}×${image.height} ${image.name} image of 5 MB — larger than the 3 MB limit (fetch.imageMaxBytes), so it is described, not sent.`,
+      image.file,
+    );
+  }
+  // Too few bytes for the size; no declared length.
+  const short = describeOversizedImage({
+    head: fixture('sample.png').subarray(0, 12),
+    mimeType: 'image/png',
+    ...limit,
+  });
+  assert.equal(
+    short.text,
+    'A PNG image of more than 3 MB — larger than the 3 MB limit (fetch.imageMaxBytes), so it is described, not sent.',
+  );
+  // Refused on its declared length: nothing read, the declared type names it.
+  const declared = describeOversizedImage({
+    head: new Uint8Array(),
+    mimeType: 'image/jpeg',
+    totalBytes: 20_000_000,
+    limitBytes: 10_000_000,
+    limitName: 'network.maxBytes',
+  });
+  assert.equal(
+    declared.text,
+    'The server declares a JPEG image of 20 MB — larger than the 10 MB limit (network.maxBytes), so it was not downloaded; it is described, not sent.',
+  );
+  assert.equal(declared.image, undefined);
+  assert.equal(imageTypeOf(new TextEncoder().encode('<!doctype html>')), undefined);
 });
 
 test('an image wider than a model accepts is described, not sent', () => {

@@ -22,8 +22,8 @@ interface ImageFormat {
   mimeType: string;
   /** Whether the bytes start like this format. */
   matches(bytes: Uint8Array): boolean;
-  /** Width and height from the header, or why they cannot be read. */
-  size(bytes: Uint8Array): { width: number; height: number } | string;
+  /** Width and height from the header, or why they cannot be read; `partial`: only the first bytes are there. */
+  size(bytes: Uint8Array, partial?: boolean): { width: number; height: number } | string;
 }
 
 const ascii = (bytes: Uint8Array, start: number, length: number) =>
@@ -37,10 +37,10 @@ const u32le = (bytes: Uint8Array, at: number) => u16le(bytes, at) + u16le(bytes,
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /** PNG: the IHDR chunk comes first (width and height, 4 bytes each); the file ends with IEND. */
-function pngSize(bytes: Uint8Array) {
+function pngSize(bytes: Uint8Array, partial = false) {
   if (bytes.length < 24) return 'its header (IHDR) is cut short';
   if (ascii(bytes, 12, 4) !== 'IHDR') return 'it has no IHDR header chunk';
-  if (!ascii(bytes, Math.max(0, bytes.length - 1024), 1024).includes('IEND')) {
+  if (!partial && !ascii(bytes, Math.max(0, bytes.length - 1024), 1024).includes('IEND')) {
     return 'its end (IEND) is missing: the file is truncated';
   }
   return { width: u32be(bytes, 16), height: u32be(bytes, 20) };
@@ -82,9 +82,9 @@ function gifSize(bytes: Uint8Array) {
 }
 
 /** WebP: a RIFF file whose first chunk is VP8 (lossy), VP8L (lossless) or VP8X (extended). */
-function webpSize(bytes: Uint8Array) {
+function webpSize(bytes: Uint8Array, partial = false) {
   if (bytes.length < 16) return 'its RIFF header is cut short';
-  if (u32le(bytes, 4) + 8 > bytes.length)
+  if (!partial && u32le(bytes, 4) + 8 > bytes.length)
     return 'it is shorter than its RIFF header says: the file is truncated';
   const chunk = ascii(bytes, 12, 4);
   if (chunk === 'VP8 ') {
@@ -168,7 +168,7 @@ export function renderImage(bytes: Uint8Array, mimeType: string, options: ImageO
   if (bytes.length > options.maxBytes) {
     const [length, limit] = formatPair(bytes.length, options.maxBytes);
     return {
-      text: `A ${picture} of ${length} — larger than the ${limit} limit, so it is described, not sent.`,
+      text: `A ${picture} of ${length} — larger than the ${limit} limit (fetch.imageMaxBytes), so it is described, not sent.`,
     };
   }
   const what = `A ${picture} of ${formatBytes(bytes.length)}`;
@@ -183,6 +183,53 @@ export function renderImage(bytes: Uint8Array, mimeType: string, options: ImageO
     height,
   };
   return { text: `${what}.`, image };
+}
+
+/** The MIME type of the image the bytes start like (PNG, JPEG, GIF or WebP), or undefined. */
+export function imageTypeOf(bytes: Uint8Array): string | undefined {
+  return FORMATS.find((format) => format.matches(bytes))?.mimeType;
+}
+
+/** An image whose download was stopped at a byte limit: what is known of it. */
+export interface OversizedImage {
+  /** The first bytes of the body (none when the declared length was refused before reading). */
+  head: Uint8Array;
+  /** The declared Content-Type: names the image when no bytes were read. */
+  mimeType: string;
+  /** The whole size, when the server declared it. */
+  totalBytes?: number | undefined;
+  limitBytes: number;
+  /** The option that sets the limit: `fetch.imageMaxBytes` or `network.maxBytes`. */
+  limitName: string;
+}
+
+/**
+ * An image too large to download and send, described instead: its type, its size in bytes (or "more than the
+ * limit"), and its width and height when the header was among the bytes read.
+ */
+export function describeOversizedImage(image: OversizedImage): RenderedImage {
+  const declared = FORMATS.find(
+    (format) => format.mimeType === image.mimeType || aliasOf(image.mimeType) === format.mimeType,
+  );
+  const format =
+    image.head.length > 0 ? FORMATS.find((candidate) => candidate.matches(image.head)) : declared;
+  const size = format && image.head.length > 0 ? format.size(image.head, true) : undefined;
+  const pixels =
+    size !== undefined && typeof size !== 'string' && size.width > 0 && size.height > 0
+      ? `${groupDigits(size.width)}×${groupDigits(size.height)} `
+      : '';
+  const name = format ? `${format.name} image` : `image (${image.mimeType})`;
+  const [length, limit] =
+    image.totalBytes === undefined
+      ? [`more than ${formatBytes(image.limitBytes)}`, formatBytes(image.limitBytes)]
+      : formatPair(image.totalBytes, image.limitBytes);
+  const over = `larger than the ${limit} limit (${image.limitName})`;
+  if (image.head.length === 0) {
+    return {
+      text: `The server declares ${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name} of ${length} — ${over}, so it was not downloaded; it is described, not sent.`,
+    };
+  }
+  return { text: `A ${pixels}${name} of ${length} — ${over}, so it is described, not sent.` };
 }
 
 function unsupported(mimeType: string): PeriscopeError {

@@ -32,16 +32,42 @@ test('windows cover the whole text, never splitting a word, and continue where t
   assert.ok(pieces.length > 10);
 });
 
-test('the token budget bounds CJK text harder than Latin text', () => {
-  const chinese = '中文字符'.repeat(5000);
-  const latin = 'abcd'.repeat(5000);
-  const cjkWindow = paginate(chinese, { startIndex: 0, maxChars: 50_000, maxTokens: 1000 });
-  const latinWindow = paginate(latin, { startIndex: 0, maxChars: 50_000, maxTokens: 1000 });
-  assert.equal(cjkWindow.length, 1000);
-  assert.equal(latinWindow.length, 3000);
-  assert.equal(cjkWindow.truncated, true);
-  const russian = paginate('абвг'.repeat(5000), { startIndex: 0, maxChars: 50_000, maxTokens: 1000 });
-  assert.equal(russian.length, 2000);
+test('the token budget bounds CJK text harder than Cyrillic, and Cyrillic harder than English', () => {
+  const window = (text: string) => paginate(text, { startIndex: 0, maxChars: 50_000, maxTokens: 1000 });
+  const chinese = window('中文字符'.repeat(5000));
+  const russian = window('абвг'.repeat(5000));
+  const english = window('the cat sat on the mat. '.repeat(1000));
+  assert.equal(chinese.truncated, true);
+  assert.equal(chinese.length, 500, 'two tokens a Han character');
+  assert.equal(russian.length, 1000, 'a token a Cyrillic letter');
+  assert.ok(english.length > 3000, `${english.length} characters of English`);
+});
+
+test('a cut prefers a paragraph break, then a line break, then a space, then any character', () => {
+  const cut = (text: string) => paginate(text, { startIndex: 0, maxChars: 1000, maxTokens: 1e6 });
+  // The window is cut at 1000 characters; breaks in its last tenth (from 900) are candidates.
+  const tail = 'w'.repeat(2000);
+  const paragraph = `${'x'.repeat(920)}\n\n${'y'.repeat(30)}\n${'z'.repeat(20)} ${tail}`;
+  assert.equal(cut(paragraph).nextStartIndex, 922);
+  assert.ok(cut(paragraph).text.endsWith('x\n\n'));
+  const line = paragraph.replace('\n\n', 'xx');
+  assert.equal(cut(line).nextStartIndex, 953);
+  assert.ok(cut(line).text.endsWith('y\n'));
+  const space = line.replace('\n', 'y');
+  assert.equal(cut(space).nextStartIndex, 974);
+  assert.ok(cut(space).text.endsWith('z '));
+  assert.equal(cut(space.replace(' ', 'z')).nextStartIndex, 1000);
+  // A paragraph break before the last tenth is too far back: the space near the end wins.
+  const early = `${'x'.repeat(500)}\n\n${'y'.repeat(450)} ${tail}`;
+  assert.equal(cut(early).nextStartIndex, 953);
+});
+
+test('a budget smaller than one character still moves on by a character, or a whole surrogate pair', () => {
+  const ethiopic = paginate('ሀሁሂ', { startIndex: 0, maxChars: 10, maxTokens: 1 });
+  assert.equal(ethiopic.length, 1);
+  const emoji = paginate('😀😀', { startIndex: 0, maxChars: 10, maxTokens: 1 });
+  assert.equal(emoji.text, '😀');
+  assert.equal(emoji.nextStartIndex, 2);
 });
 
 test('a window never ends inside a surrogate pair or a CJK run', () => {

@@ -1,4 +1,5 @@
 import { PeriscopeError } from '../errors.ts';
+import { measureTokens, TWELFTHS_PER_TOKEN } from './token-estimate.ts';
 
 export interface PageWindow {
   text: string;
@@ -14,32 +15,8 @@ export interface PageWindow {
 export interface PaginateOptions {
   startIndex: number;
   maxChars: number;
-  /** Estimated-token budget for the window (see `tokenCost`). */
+  /** Estimated-token budget for the window (an upper bound for common tokenizers, see token-estimate.ts). */
   maxTokens: number;
-}
-
-/**
- * A conservative estimate of what one UTF-16 code unit costs in tokens, so a window never exceeds a
- * client's token limit: Latin text runs about four characters a token, but code, URLs and numbers run
- * closer to three; Cyrillic, Greek, Arabic, Hebrew, Indic and Thai about two; CJK, kana and Hangul up to
- * one a character; a surrogate pair (emoji, rare ideographs) is counted as a token per half.
- */
-export function tokenCost(code: number): number {
-  return tokenSixths(code) / 6;
-}
-
-/** `tokenCost` in sixths of a token, so sums stay exact integers. */
-function tokenSixths(code: number): number {
-  if (code < 0x0370) return 2;
-  if (code < 0x1100) return 3; // Greek … Thai, Tibetan, Georgian
-  if (code < 0x1200) return 6; // Hangul Jamo
-  if (code < 0x2e80) return 3; // other scripts, punctuation, symbols
-  if (code < 0xa000) return 6; // CJK radicals, kana, CJK unified ideographs
-  if (code >= 0xac00 && code < 0xd7b0) return 6; // Hangul syllables
-  if (code >= 0xd800 && code < 0xe000) return 6; // surrogate halves
-  if (code >= 0xf900 && code < 0xfb00) return 6; // CJK compatibility ideographs
-  if (code >= 0xff00 && code < 0xfff0) return 6; // full-width forms
-  return 3;
 }
 
 /**
@@ -55,15 +32,10 @@ export function paginate(text: string, options: PaginateOptions): PageWindow {
       `startIndex ${startIndex} is past the end of the document (${totalLength} characters); use a smaller startIndex`,
     );
   }
-  let end = startIndex;
-  let sixths = 0;
-  const budget = options.maxTokens * 6;
   const hardEnd = Math.min(totalLength, startIndex + options.maxChars);
-  while (end < hardEnd) {
-    sixths += tokenSixths(text.charCodeAt(end));
-    if (sixths > budget) break;
-    end++;
-  }
+  let { end } = measureTokens(text, startIndex, hardEnd, options.maxTokens * TWELFTHS_PER_TOKEN);
+  // A budget smaller than one character still moves on by a character (a whole surrogate pair), never by none.
+  if (end === startIndex && end < totalLength) end += isHighSurrogate(text.charCodeAt(end)) ? 2 : 1;
   if (end < totalLength) end = backOffToBoundary(text, startIndex, end);
   // Never split a surrogate pair: a window ending on a high surrogate gives it to the next window.
   if (end < totalLength && end > startIndex + 1 && isHighSurrogate(text.charCodeAt(end - 1))) end--;

@@ -236,3 +236,43 @@ test('importing Periscope does not load the PDF engine; the first PDF does', () 
     `the engine was loaded: ${afterPdf}`,
   );
 });
+
+test('the PDF outline (bookmarks) gives each entry the offset of its heading, nested ones a level deeper', async () => {
+  const pdf = await renderPdf(fixture('outline.pdf'), { maxPages: 200 });
+  assert.deepEqual(
+    pdf.outline?.map(({ level, title }) => [level, title]),
+    [
+      [1, 'Harbours'],
+      [1, 'Rivers'],
+      [2, 'Ferries'],
+      [1, 'Mountains'],
+    ],
+  );
+  for (const entry of pdf.outline ?? []) {
+    const line = pdf.text.slice(entry.offset).split('\n')[0]!;
+    assert.match(line, new RegExp(`^[\\d.]+ ${entry.title}$`), `${entry.title} at ${entry.offset}`);
+  }
+  // Bookmarks into pages not read are left out; a PDF without bookmarks has no outline.
+  const first = await renderPdf(fixture('outline.pdf'), { maxPages: 1 });
+  assert.deepEqual(
+    first.outline?.map((entry) => entry.title),
+    ['Harbours'],
+  );
+  assert.equal((await renderPdf(fixture('multi-page.pdf'), { maxPages: 200 })).outline, undefined);
+});
+
+test('a PDF over maxBytes is BODY_TOO_LARGE naming fetch.pdfMaxBytes, before the engine reads it', async () => {
+  const bytes = fixture('multi-page.pdf');
+  await assert.rejects(renderPdf(bytes, { maxPages: 200, maxBytes: 5000 }), (error: unknown) => {
+    assert.ok(isPeriscopeError(error), String(error));
+    assert.equal(error.code, 'BODY_TOO_LARGE');
+    assert.equal(
+      error.message,
+      'the PDF is 13.1 kB, over the 5 kB limit (fetch.pdfMaxBytes), so it was not read; raise fetch.pdfMaxBytes to read it',
+    );
+    assert.equal(error.details.limit, 'fetch.pdfMaxBytes');
+    assert.equal(error.details.limitValue, 5000);
+    return true;
+  });
+  assert.equal((await renderPdf(bytes, { maxPages: 200, maxBytes: bytes.length })).pageCount, 3);
+});

@@ -1,11 +1,17 @@
 import { PeriscopeError } from '../errors.ts';
+import { formatBytes } from './image.ts';
 import { stripInvisible } from './invisible-unicode.ts';
+import { MAX_OUTLINE_ENTRIES, type OutlineEntry } from './outline.ts';
 
 /** Pages read per document (`fetch.pdfMaxPages`); the rest are named as not read. */
 export const DEFAULT_PDF_MAX_PAGES = 200;
+/** PDF bytes downloaded and handed to the engine (`fetch.pdfMaxBytes`); a larger PDF is not read. */
+export const DEFAULT_PDF_MAX_BYTES = 10_000_000;
 
 export interface PdfOptions {
   maxPages: number;
+  /** A larger PDF is BODY_TOO_LARGE before the engine loads. Default: no limit here (the download has one). */
+  maxBytes?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -13,6 +19,41 @@ export interface RenderedPdf {
   text: string;
   title?: string;
   pageCount: number;
+  /** The PDF's bookmarks (its outline) that point into the pages read, with their offsets in `text`. */
+  outline?: OutlineEntry[];
+}
+
+/** What is known of a PDF too large to read. */
+export interface OversizedPdf {
+  /** The whole size when known (declared or read), else undefined: "more than the limit". */
+  totalBytes?: number | undefined;
+  limitBytes: number;
+  /** The option that sets the limit: `fetch.pdfMaxBytes` or `network.maxBytes`. */
+  limitName: string;
+  url?: string | undefined;
+}
+
+/** BODY_TOO_LARGE for a PDF over its byte limit, naming the limit and the option that raises it. */
+export function oversizedPdfError(pdf: OversizedPdf): PeriscopeError {
+  const size =
+    pdf.totalBytes === undefined ? `more than ${formatBytes(pdf.limitBytes)}` : formatBytes(pdf.totalBytes);
+  const exact = pdf.totalBytes !== undefined && size === formatBytes(pdf.limitBytes);
+  const limit = exact ? `${pdf.limitBytes}-byte` : formatBytes(pdf.limitBytes);
+  const shown = exact ? `${pdf.totalBytes} bytes` : size;
+  return new PeriscopeError(
+    'BODY_TOO_LARGE',
+    `the PDF is ${shown}, over the ${limit} limit (${pdf.limitName}), so it was not read; raise ${pdf.limitName} to read it`,
+    {
+      details: {
+        ...(pdf.url ? { url: pdf.url } : {}),
+        mimeType: 'application/pdf',
+        limit: pdf.limitName,
+        limitValue: pdf.limitBytes,
+        reason: 'pdf-bytes',
+        ...(pdf.totalBytes === undefined ? {} : { declaredBytes: pdf.totalBytes }),
+      },
+    },
+  );
 }
 
 type PdfEngine = typeof import('unpdf/pdfjs');
@@ -44,6 +85,13 @@ function loadEngine(): Promise<PdfEngine> {
  */
 export async function renderPdf(bytes: Uint8Array, options: PdfOptions): Promise<RenderedPdf> {
   const { signal } = options;
+  if (options.maxBytes !== undefined && bytes.byteLength > options.maxBytes) {
+    throw oversizedPdfError({
+      totalBytes: bytes.byteLength,
+      limitBytes: options.maxBytes,
+      limitName: 'fetch.pdfMaxBytes',
+    });
+  }
   if (!hasPdfHeader(bytes)) {
     throw new PeriscopeError(
       'UNSUPPORTED_CONTENT',
@@ -87,9 +135,17 @@ export async function renderPdf(bytes: Uint8Array, options: PdfOptions): Promise
       );
     }
     const parts = pages.map((page, index) => page || `[Page ${index + 1}: no text layer (a scanned image?)]`);
+    const pageStarts: number[] = [];
+    let offset = 0;
+    for (const part of parts) {
+      pageStarts.push(offset);
+      offset += part.length + 2;
+    }
     if (pageCount > readCount) parts.push(skippedNote(readCount, pageCount));
+    const text = parts.join('\n\n');
     const title = await readTitle(document);
-    return { text: parts.join('\n\n'), ...(title ? { title } : {}), pageCount };
+    const outline = await readOutline(document, text, pageStarts);
+    return { text, ...(title ? { title } : {}), pageCount, ...(outline.length > 0 ? { outline } : {}) };
   } catch (error) {
     throw signal?.aborted ? aborted() : error;
   } finally {
@@ -106,7 +162,7 @@ function noTextIn(readCount: number, pageCount: number): string {
 }
 
 /** PDF.js, like other readers, looks for the header in the first 1 024 bytes. */
-function hasPdfHeader(bytes: Uint8Array): boolean {
+export function hasPdfHeader(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).includes('%PDF-');
 }
 
@@ -233,6 +289,68 @@ async function readTitle(document: PdfDocument): Promise<string | undefined> {
     // Damaged metadata: the text is still worth having.
   }
   return undefined;
+}
+
+/** Outline nodes looked at, nested ones included: a hostile PDF can hold millions. */
+const MAX_OUTLINE_NODES = 2_000;
+const MAX_OUTLINE_TITLE_CHARS = 120;
+
+type OutlineNode = Awaited<ReturnType<PdfDocument['getOutline']>>[number];
+
+/**
+ * The PDF's bookmarks as an outline: each entry at the line of its page where its title appears (else at the
+ * start of the page), nested bookmarks one level deeper. Bookmarks into pages not read, to other files or
+ * web links are left out; a damaged outline gives none.
+ */
+async function readOutline(document: PdfDocument, text: string, pageStarts: readonly number[]) {
+  const outline: OutlineEntry[] = [];
+  let visited = 0;
+  const visit = async (nodes: readonly OutlineNode[], level: number): Promise<void> => {
+    for (const node of nodes) {
+      if (outline.length >= MAX_OUTLINE_ENTRIES || ++visited > MAX_OUTLINE_NODES) return;
+      const title = cleanLine(String(node.title ?? '').replace(/\s+/g, ' '));
+      const pageIndex = await destinationPage(document, node.dest);
+      if (title && pageIndex !== undefined && pageIndex < pageStarts.length) {
+        const start = pageStarts[pageIndex]!;
+        const end = pageStarts[pageIndex + 1] ?? text.length;
+        outline.push({
+          level: Math.min(level, 6),
+          title:
+            title.length > MAX_OUTLINE_TITLE_CHARS
+              ? `${title.slice(0, MAX_OUTLINE_TITLE_CHARS - 1)}…`
+              : title,
+          offset: lineOf(text, title, start, end),
+        });
+      }
+      if (node.items.length > 0) await visit(node.items, level + 1);
+    }
+  };
+  try {
+    await visit((await document.getOutline()) ?? [], 1);
+  } catch {
+    // A damaged outline: the text is still worth having.
+  }
+  return outline;
+}
+
+/** The page index (0-based) a bookmark's destination points to, or undefined. */
+async function destinationPage(
+  document: PdfDocument,
+  dest: OutlineNode['dest'],
+): Promise<number | undefined> {
+  const explicit = typeof dest === 'string' ? await document.getDestination(dest) : dest;
+  const target = explicit?.[0];
+  if (typeof target === 'number') return target;
+  if (target && typeof target === 'object' && 'num' in target) return document.getPageIndex(target);
+  return undefined;
+}
+
+/** The start of the line in text[start, end) holding `title`, or `start` when the title is not in the page's text. */
+function lineOf(text: string, title: string, start: number, end: number): number {
+  const at = text.indexOf(title, start);
+  if (at === -1 || at >= end) return start;
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  return Math.max(lineStart, start);
 }
 
 function openError(error: unknown): PeriscopeError {

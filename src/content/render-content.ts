@@ -8,7 +8,7 @@ import { DEFAULT_IMAGE_MAX_BYTES, renderImage } from './image.ts';
 import { stripInvisible } from './invisible-unicode.ts';
 import { markdownOutline } from './outline.ts';
 import { judgePage } from './page-verdict.ts';
-import { DEFAULT_PDF_MAX_PAGES, renderPdf } from './pdf.ts';
+import { DEFAULT_PDF_MAX_BYTES, DEFAULT_PDF_MAX_PAGES, renderPdf } from './pdf.ts';
 import { sniffContent } from './sniff.ts';
 import type { ContentInput, RenderedContent } from './types.ts';
 
@@ -71,10 +71,12 @@ export async function renderContent(input: ContentInput): Promise<RenderedConten
 async function renderPdfContent(input: ContentInput): Promise<RenderedContent> {
   const pdf = await renderPdf(input.body, {
     maxPages: input.limits?.pdfMaxPages ?? DEFAULT_PDF_MAX_PAGES,
+    maxBytes: input.limits?.pdfMaxBytes ?? DEFAULT_PDF_MAX_BYTES,
     signal: input.signal,
   });
   const base = { contentType: 'application/pdf', charset: 'binary', extractor: 'pdf' };
-  return { kind: 'pdf', ...base, title: pdf.title, pageCount: pdf.pageCount, text: pdf.text };
+  const { title, pageCount, outline, text } = pdf;
+  return { kind: 'pdf', ...base, title, pageCount, ...(outline ? { outline } : {}), text };
 }
 
 function renderImageContent(input: ContentInput, mimeType: string): RenderedContent {

@@ -19,6 +19,8 @@ export interface ContentInput {
 export interface ContentLimits {
   /** PDF pages read; the rest are left out (said so in the text). Default 200. */
   pdfMaxPages: number;
+  /** PDF bytes downloaded; a larger PDF is not read (BODY_TOO_LARGE naming the option). Default 10 000 000. */
+  pdfMaxBytes: number;
   /** Image bytes sent as a multimodal block; a larger image is described instead. Default 3 000 000. */
   imageMaxBytes: number;
 }

@@ -190,6 +190,15 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpFetch {
           state = next;
           continue;
         }
+        if (request.onResponseHead) {
+          const head = { url: state.url.href, status: hop.status, statusText: hop.statusText };
+          try {
+            request.onResponseHead({ ...head, headers: toHeaderRecord(hop.headers, false) });
+          } catch (error) {
+            hop.discard();
+            throw error;
+          }
+        }
         const { body, decoded } = await hop.readBody(request.onBodyChunk);
         return {
           url: firstUrl,

@@ -68,10 +68,22 @@ export interface HttpRequest {
    * (but every redirect away from their origin is checked). URLs from callers are never trusted.
    */
   trusted?: boolean;
+  /** Sees the final response's status and headers before its body is read (aborting `signal` then stops the body). */
+  onResponseHead?: (head: ResponseHead) => void;
   /** Sees the final response's decoded body chunk by chunk as it streams in (the full body is still returned). */
   onBodyChunk?: (chunk: Buffer) => void;
   /** Per-request overrides of the client's limits. */
   limits?: Partial<NetworkLimits>;
+}
+
+/** The final response before its body: what `onResponseHead` sees. */
+export interface ResponseHead {
+  /** The URL after redirects. */
+  url: string;
+  status: number;
+  statusText: string;
+  /** Lower-cased header names, as sent (content-length and content-encoding describe the wire bytes). */
+  headers: Record<string, string>;
 }
 
 export interface HttpResponse {

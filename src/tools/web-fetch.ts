@@ -99,7 +99,11 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
     ttlMs: config.continuationTtlMs,
     maxChars: config.continuationMaxChars,
   });
-  const limits = { pdfMaxPages: config.pdfMaxPages, imageMaxBytes: config.imageMaxBytes };
+  const limits = {
+    pdfMaxPages: config.pdfMaxPages,
+    pdfMaxBytes: config.pdfMaxBytes,
+    imageMaxBytes: config.imageMaxBytes,
+  };
 
   /**
    * Continuation reads come from the in-process document cache first (it also holds documents too big for one

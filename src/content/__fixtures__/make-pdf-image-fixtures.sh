@@ -41,6 +41,33 @@ The last sentence of the third page mentions a blue heron.
 EOF
 groff -ms -Tpdf "$work/multi-page.ms" >pdf/multi-page.pdf
 
+# Bookmarks (a PDF outline): three chapters on three pages, one with a nested section.
+cat >"$work/outline.ms" <<'EOF'
+.NH
+Harbours
+.pdfbookmark 1 "Harbours"
+.PP
+The harbour master keeps a ledger of every ship that enters the port.
+.bp
+.NH
+Rivers
+.pdfbookmark 1 "Rivers"
+.PP
+The river delta holds seven hundred islands.
+.NH 2
+Ferries
+.pdfbookmark 2 "Ferries"
+.PP
+Ferries cross between the islands twice a day.
+.bp
+.NH
+Mountains
+.pdfbookmark 1 "Mountains"
+.PP
+Snow stays on the northern slopes until the end of June.
+EOF
+groff -ms -Tpdf "$work/outline.ms" >pdf/outline.pdf
+
 cat >"$work/titled.ms" <<'EOF'
 .pdfinfo /Title Annual Report of the Lighthouse Board
 .PP

@@ -4,6 +4,7 @@ import { isPeriscopeError } from '../../errors.ts';
 import { throwForStatus } from '../../net/http-status.ts';
 import type { HttpResponse } from '../../net/types.ts';
 import type { FetchBackend, FetchedPage, PageRequest } from '../fetch-backend.ts';
+import { watchDownloadCaps } from './download-caps.ts';
 
 /**
  * Markdown first: sites that can serve it (Cloudflare's "Markdown for Agents", docs sites, llms.txt-style
@@ -55,10 +56,23 @@ export function createLocalFetchBackend(): FetchBackend {
     rendersJavaScript: false,
     unavailableReason: () => undefined,
     async fetchPage(request, context) {
-      const response = await context.fetch(request.url, {
-        signal: context.signal,
-        headers: { accept: ACCEPT },
-      });
+      // Images and PDFs stop downloading at their own caps: an image is then described, a PDF refused by name.
+      const caps = watchDownloadCaps(request.limits, context.signal);
+      let response: HttpResponse;
+      try {
+        response = await context.fetch(request.url, {
+          signal: caps.signal,
+          headers: { accept: ACCEPT },
+          onResponseHead: caps.onResponseHead,
+          onBodyChunk: caps.onBodyChunk,
+        });
+      } catch (error) {
+        const described = caps.settle(error, request.url);
+        if (described) return described;
+        throw error;
+      } finally {
+        caps.dispose();
+      }
       return renderResponse(response, request, context.signal);
     },
   };

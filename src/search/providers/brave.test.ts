@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { providersSchema, searchSchema } from '../../config/search-schema.ts';
-import { isPeriscopeError } from '../../errors.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
 import {
