@@ -29,7 +29,7 @@ const ROOT = new URL('../../shared/fixtures/providers/', import.meta.url);
 /** Folders whose bodies are not replayed here: each of their files is listed as skipped, with this reason. */
 const NOT_HERE: Record<string, string> = {
   duckduckgo:
-    'replayed by src/search/providers/duckduckgo.replay.test.ts (HTML pages and the vqd flow need their own stand-in)',
+    'left to src/search/providers/duckduckgo.replay.test.ts, which replays it or skips it with its reason (HTML pages and the vqd flow need their own stand-in)',
   bing: 'Bing Web Search was retired on 2025-08-11; Periscope has no Bing provider',
 };
 const NOT_SEARCH = 'a reader/extract body (web_fetch back-end material), not a search-provider operation';

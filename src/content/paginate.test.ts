@@ -96,3 +96,11 @@ test('a startIndex past the end is INVALID_INPUT that names the length', () => {
     assert.match(error.message, /past the end of the document \(5 characters\)/);
   }
 });
+
+test('a startIndex inside a surrogate pair starts at the pair: the window never opens on half a character', () => {
+  const text = 'ab😀cd'; // 😀 is two UTF-16 code units, at 2 and 3
+  const window = paginate(text, { startIndex: 3, maxChars: 10, maxTokens: 100 });
+  assert.equal(window.startIndex, 2);
+  assert.equal(window.text, '😀cd');
+  assert.equal(paginate(text, { startIndex: 4, maxChars: 10, maxTokens: 100 }).text, 'cd');
+});

@@ -25,7 +25,14 @@ export interface PaginateOptions {
  */
 export function paginate(text: string, options: PaginateOptions): PageWindow {
   const totalLength = text.length;
-  const { startIndex } = options;
+  // A caller's startIndex inside a surrogate pair starts at the pair, so the window never opens on half a character.
+  const startIndex =
+    options.startIndex > 0 &&
+    options.startIndex < totalLength &&
+    isLowSurrogate(text.charCodeAt(options.startIndex)) &&
+    isHighSurrogate(text.charCodeAt(options.startIndex - 1))
+      ? options.startIndex - 1
+      : options.startIndex;
   if (startIndex > 0 && startIndex >= totalLength) {
     throw new PeriscopeError(
       'INVALID_INPUT',
@@ -52,6 +59,10 @@ export function paginate(text: string, options: PaginateOptions): PageWindow {
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code < 0xdc00;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code < 0xe000;
 }
 
 /** Move `end` back to the last paragraph break, line break or space within the last tenth of the window. */
