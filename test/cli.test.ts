@@ -451,6 +451,47 @@ test('config without a subcommand is one line naming config show', async () => {
   assertOneLineError(await run(['config']), 2, /^periscope: missing subcommand: 'periscope config show'/);
 });
 
+test('config schema prints the JSON Schema of the config file, which a $schema-bearing config passes', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
+  const result = await run(['config', 'schema'], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, '');
+  const schema = JSON.parse(result.stdout) as {
+    $schema: string;
+    additionalProperties: boolean;
+    properties: Record<string, { description?: string; properties?: Record<string, { default?: unknown }> }>;
+  };
+  assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
+  assert.equal(schema.additionalProperties, false);
+  for (const section of [
+    '$schema',
+    'network',
+    'fetch',
+    'search',
+    'providers',
+    'limits',
+    'cache',
+    'gateway',
+    'mcp',
+  ])
+    assert.ok(schema.properties[section]?.description, section);
+  assert.equal(schema.properties.fetch?.properties?.maxChars?.default, 50_000);
+  // An editor's `$schema` line does not make the file invalid.
+  writeFileSync(
+    join(cwd, 'periscope.config.json'),
+    JSON.stringify({ $schema: './periscope.schema.json', search: { maxResults: 7 } }),
+  );
+  const shown = await run(['config', 'show', '--json'], { cwd });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal((JSON.parse(shown.stdout) as { search: { maxResults: number } }).search.maxResults, 7);
+  assertOneLineError(await run(['config', 'schema', '--config', 'x.yaml'], { cwd }), 2, /drop --config/);
+  assertOneLineError(
+    await run(['config', 'validate']),
+    2,
+    /^periscope: unknown config subcommand 'validate'; use 'periscope config show' or 'periscope config schema'/,
+  );
+});
+
 test('a reader that closes the pipe early ends the command quietly: no stack, exit 0', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
   writeFileSync(

@@ -122,6 +122,25 @@ test('broken YAML and JSON name the file and the problem', () => {
   );
 });
 
+test('a $schema key (for editors) is ignored in JSON and YAML files; elsewhere it is still an unknown key', () => {
+  const { cwd, home } = scratch();
+  const jsonPath = join(cwd, 'periscope.config.json');
+  writeFileSync(jsonPath, '{ "$schema": "./periscope.schema.json", "fetch": { "maxChars": 444 } }');
+  const fromJson = loadConfig({ cwd, homeDir: home, env: {} });
+  assert.equal(fromJson.source, jsonPath);
+  assert.equal(fromJson.config.fetch.maxChars, 444);
+  assert.ok(!('$schema' in fromJson.config));
+  const yamlPath = join(cwd, 'other.yaml');
+  // A ${VAR} inside it is not a setting either, so it is never reported as missing.
+  writeFileSync(yamlPath, '$schema: "${SCHEMA_HOME}/periscope.schema.json"\nfetch: { maxChars: 555 }\n');
+  assert.equal(loadConfig({ cwd, env: {}, configPath: yamlPath }).config.fetch.maxChars, 555);
+  writeFileSync(yamlPath, 'fetch: { $schema: x }\n');
+  assert.match(
+    configProblems(() => loadConfig({ cwd, env: {}, configPath: yamlPath })).problems.join('\n'),
+    /^fetch: .*\$schema/,
+  );
+});
+
 test('flag overrides win over the file', () => {
   const { cwd, home } = scratch();
   writeFileSync(join(cwd, 'periscope.config.yaml'), 'network: { maxRedirects: 2, maxBytes: 1000 }\n');

@@ -5,6 +5,7 @@ import { extname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { PeriscopeError } from '../errors.ts';
 import { DEFAULT_STORE_URL } from '../store/open-store.ts';
+import { SCHEMA_KEY } from './config-json-schema.ts';
 import { interpolateEnvironment } from './interpolate.ts';
 import { configSchema, type PeriscopeConfig } from './schema.ts';
 
@@ -99,7 +100,9 @@ function readConfigFile(path: string): unknown {
     if (typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new Error('the top level must be a mapping of keys to values');
     }
-    return parsed;
+    // Editors name the file's JSON Schema here (`periscope config schema`); it is not a setting.
+    const { [SCHEMA_KEY]: _schema, ...settings } = parsed as Record<string, unknown>;
+    return settings;
   } catch (error) {
     const firstLine = ((error as Error).message ?? String(error)).split('\n')[0];
     throw configError(

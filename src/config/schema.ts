@@ -10,98 +10,190 @@ const positiveMs = z.number().int().positive();
 const bytes = z.number().int().positive();
 
 /** Tools that can be switched off; a disabled tool is offered on no surface. */
-const toolSwitch = z.strictObject({ enabled: z.boolean().default(true) }).prefault({});
+const toolSwitch = (tool: string) =>
+  z
+    .strictObject({
+      enabled: z
+        .boolean()
+        .default(true)
+        .describe(`\`false\` switches ${tool} off: no surface (CLI, MCP, gateway, adapters) offers it.`),
+    })
+    .prefault({})
+    .describe(`The \`${tool}\` tool.`);
 
 export const networkSchema = z
   .strictObject({
-    /** One proxy for every request: `http://host:port` or `socks5://host:port`. Falls back to HTTPS_PROXY/HTTP_PROXY/ALL_PROXY. */
-    proxy: z.string().nullable().default(null),
-    /** Hosts that bypass the proxy (NO_PROXY syntax). Falls back to NO_PROXY. */
-    noProxy: z.string().nullable().default(null),
-    /** Whole call, redirects included. */
-    timeoutMs: positiveMs.default(30_000),
-    connectTimeoutMs: positiveMs.default(10_000),
-    headersTimeoutMs: positiveMs.default(15_000),
-    /** Longest silence while reading a body. */
-    bodyTimeoutMs: positiveMs.default(15_000),
-    /** Body bytes, counted while streaming and after decompression. */
-    maxBytes: bytes.default(10_000_000),
-    maxHeaderBytes: bytes.default(65_536),
-    maxRedirects: z.number().int().min(0).max(20).default(5),
-    /** CIDRs and host names opened explicitly (intranets, Tailscale 100.64.0.0/10, fake-IP proxies 198.18.0.0/15). */
-    allowPrivateNetwork: z.array(z.string().min(1)).default([]),
-    /** `host:port` of a DNS server to ask instead of the system resolver. */
-    dnsServer: z.string().nullable().default(null),
-    userAgent: z.string().min(1).default('Periscope/0.1 (+https://github.com/periscope-dev/periscope)'),
+    proxy: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe(
+        'One proxy for every request: `http://host:port` or `socks5://host:port`. null: HTTPS_PROXY / HTTP_PROXY / ALL_PROXY from the environment.',
+      ),
+    noProxy: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe('Hosts that bypass the proxy, in NO_PROXY syntax. null: NO_PROXY from the environment.'),
+    timeoutMs: positiveMs.default(30_000).describe('Whole call, redirects included, in ms.'),
+    connectTimeoutMs: positiveMs.default(10_000).describe('Connecting, per hop, in ms.'),
+    headersTimeoutMs: positiveMs
+      .default(15_000)
+      .describe('Waiting for the response headers, per hop, in ms.'),
+    bodyTimeoutMs: positiveMs.default(15_000).describe('Longest silence while reading a body, in ms.'),
+    maxBytes: bytes
+      .default(10_000_000)
+      .describe('Largest response body, in bytes, counted while streaming and after decompression.'),
+    maxHeaderBytes: bytes
+      .default(65_536)
+      .describe('Largest response head (status line and headers), in bytes.'),
+    maxRedirects: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .default(5)
+      .describe('Redirects followed (0–20); each hop is checked again.'),
+    allowPrivateNetwork: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        'CIDRs and host names opened explicitly to fetches (intranets, Tailscale 100.64.0.0/10, fake-IP proxies 198.18.0.0/15); every other private address is refused.',
+      ),
+    dnsServer: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe('`host:port` of a DNS server to ask instead of the system resolver.'),
+    userAgent: z
+      .string()
+      .min(1)
+      .default('Periscope/0.1 (+https://github.com/periscope-dev/periscope)')
+      .describe(
+        'The User-Agent header of every request; its first word is the product token robots.txt rules are read for.',
+      ),
   })
-  .prefault({});
+  .prefault({})
+  .describe(
+    'The guarded HTTP client every back-end and provider uses: timeouts, size limits, proxy, private-network allow-list.',
+  );
 
 export const fetchSchema = z
   .strictObject({
-    /**
-     * Back-ends in the order they are tried (docs/decisions/0009-fetch-chain.md): `local`, `browser`, and the
-     * reader services `jina-reader`, `firecrawl`, `tavily`, `exa`, `infoquest`, `service`.
-     */
-    chain: z.array(z.enum(FETCH_BACKEND_IDS)).min(1).default(['local']),
-    /** `false` turns every third-party reader off at once (they are skipped, and the attempt says so). */
-    thirdParty: z.boolean().default(true),
-    /** `respect` (default): robots.txt is read once per origin and a disallowed URL is ROBOTS_DISALLOWED. */
-    robots: z.enum(['respect', 'ignore']).default('respect'),
-    /** Reading one robots.txt; a timeout counts as "unreachable", i.e. disallow, not as allow-all. */
-    robotsTimeoutMs: z.number().int().positive().default(5_000),
+    /** The fetch chain: docs/decisions/0009-fetch-chain.md. */
+    chain: z
+      .array(z.enum(FETCH_BACKEND_IDS))
+      .min(1)
+      .default(['local'])
+      .describe(
+        'Back-ends in the order they are tried: `local`, `browser`, and the reader services `jina-reader`, `firecrawl`, `tavily`, `exa`, `infoquest`, `service`.',
+      ),
+    thirdParty: z
+      .boolean()
+      .default(true)
+      .describe(
+        '`false` turns every third-party reader off at once (they are skipped, and the attempt says so).',
+      ),
+    robots: z
+      .enum(['respect', 'ignore'])
+      .default('respect')
+      .describe(
+        '`respect`: robots.txt is read once per origin and a disallowed URL is ROBOTS_DISALLOWED; an unreachable robots.txt (5xx, timeout) counts as disallow. `ignore`: never read.',
+      ),
+    robotsTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(5_000)
+      .describe(
+        'Reading one robots.txt, in ms; a timeout counts as unreachable (disallow), not as allow-all.',
+      ),
     browser: browserSchema,
-    /** Reader services' endpoints, keys and headers. */
     backends: fetchBackendsSchema,
-    extractMode: z.enum(['markdown', 'text']).default('markdown'),
-    /** Characters returned per call; `startIndex` continues. */
-    maxChars: z.number().int().positive().default(50_000),
-    /** Estimated tokens returned per call, kept well under the 25 000-token limit of common MCP clients. */
-    maxTokens: z.number().int().positive().default(20_000),
-    /** PDF pages read per document; the rest are named as not read. */
-    pdfMaxPages: z.number().int().positive().default(200),
-    /**
-     * PDF bytes downloaded and read; a larger PDF stops downloading at this size and is BODY_TOO_LARGE, named so.
-     * `network.maxBytes` still bounds every download: the smaller of the two applies to PDFs.
-     */
-    pdfMaxBytes: bytes.default(10_000_000),
-    /**
-     * Images up to this size are sent as a multimodal block; a larger one stops downloading once its header is
-     * read and is described (type, size, width × height). `network.maxBytes` still bounds every download.
-     */
-    imageMaxBytes: bytes.default(3_000_000),
-    /** How long a fetched document stays in memory for `startIndex` continuation reads. */
-    continuationTtlMs: positiveMs.default(600_000),
-    /** Characters of documents held in memory for continuation reads (least recently used first out). */
-    continuationMaxChars: z.number().int().positive().default(20_000_000),
+    extractMode: z
+      .enum(['markdown', 'text'])
+      .default('markdown')
+      .describe('What `web_fetch` returns when the call does not say: `markdown` or plain `text`.'),
+    maxChars: z
+      .number()
+      .int()
+      .positive()
+      .default(50_000)
+      .describe('Characters returned per call; `startIndex` continues.'),
+    maxTokens: z
+      .number()
+      .int()
+      .positive()
+      .default(20_000)
+      .describe(
+        'Estimated tokens returned per call, kept well under the 25 000-token limit of common MCP clients.',
+      ),
+    pdfMaxPages: z
+      .number()
+      .int()
+      .positive()
+      .default(200)
+      .describe('PDF pages read per document; the rest are named as not read.'),
+    pdfMaxBytes: bytes
+      .default(10_000_000)
+      .describe(
+        'PDF bytes downloaded and read; a larger PDF stops downloading at this size and is BODY_TOO_LARGE, named so. `network.maxBytes` still bounds every download: the smaller applies.',
+      ),
+    imageMaxBytes: bytes
+      .default(3_000_000)
+      .describe(
+        'Images up to this many bytes are sent as a multimodal block; a larger one stops downloading once its header is read and is described (type, size, width × height). `network.maxBytes` still applies.',
+      ),
+    continuationTtlMs: positiveMs
+      .default(600_000)
+      .describe('How long a fetched document stays in memory for `startIndex` continuation reads, in ms.'),
+    continuationMaxChars: z
+      .number()
+      .int()
+      .positive()
+      .default(20_000_000)
+      .describe(
+        'Characters of documents held in memory for continuation reads, all documents together (least recently used first out).',
+      ),
   })
-  .prefault({});
+  .prefault({})
+  .describe('`web_fetch`: the back-end chain, robots.txt, extraction and the size of what is returned.');
 
-export const configSchema = z.strictObject({
-  network: networkSchema,
-  fetch: fetchSchema,
-  search: searchSchema,
-  providers: providersSchema,
-  /**
-   * `memory:`, `sqlite://PATH` (`sqlite://default`: the user's state dir) or `redis://HOST:PORT`. Unset: the CLI
-   * (and `serve`, `mcp`) use `sqlite://default`, a library `createPeriscope` uses `memory:` (docs/decisions/0008).
-   */
-  store: z.strictObject({ url: z.string().min(1).optional() }).prefault({}),
-  /** Repeat throttle, rate limits and credits, per agent. */
-  limits: limitsSchema,
-  /** Search results and fetched documents, kept in the store. */
-  cache: cacheSchema,
-  /** Calls, cache hits, errors and credits per agent, tool, provider and day. */
-  usage: usageSchema,
-  tools: z
-    .strictObject({ web_fetch: toolSwitch, web_search: toolSwitch, image_search: toolSwitch })
-    .prefault({}),
-  /** `periscope serve`: the HTTP gateway and MCP over HTTP. */
-  gateway: gatewaySchema,
-  /** `periscope ask`: the model endpoint of the built-in agent. */
-  agent: agentSchema,
-  /** MCP: the tools offered and the stdio agent. */
-  mcp: mcpSchema,
-});
+export const configSchema = z
+  .strictObject({
+    network: networkSchema,
+    fetch: fetchSchema,
+    search: searchSchema,
+    providers: providersSchema,
+    /** docs/decisions/0008-call-policy.md */
+    store: z
+      .strictObject({
+        url: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "`memory:`, `sqlite://PATH` (`sqlite://default`: the user's state dir) or `redis://HOST:PORT`. Unset: the CLI, `serve` and `mcp` use `sqlite://default`, a library `createPeriscope` uses `memory:`.",
+          ),
+      })
+      .prefault({})
+      .describe('Where cache, credits, rate-limit counters, usage and provider health are kept.'),
+    limits: limitsSchema,
+    cache: cacheSchema,
+    usage: usageSchema,
+    tools: z
+      .strictObject({
+        web_fetch: toolSwitch('web_fetch'),
+        web_search: toolSwitch('web_search'),
+        image_search: toolSwitch('image_search'),
+      })
+      .prefault({})
+      .describe('Each tool can be switched off; a disabled tool is offered on no surface.'),
+    gateway: gatewaySchema,
+    agent: agentSchema,
+    mcp: mcpSchema,
+  })
+  .describe('Periscope configuration (periscope.config.json or .yaml). Every key is optional.');
 
 export type PeriscopeConfig = z.infer<typeof configSchema>;
 export type PeriscopeConfigInput = z.input<typeof configSchema>;

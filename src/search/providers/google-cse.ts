@@ -30,7 +30,7 @@ const ERRORS: ProviderErrorRules = {
   },
 };
 
-/** The engine id: `providers.google-cse.cx`, which the config layer fills from GOOGLE_CSE_ID when unset. */
+/** The engine id: `providers.google-cse.extras.cx`, which the config layer fills from GOOGLE_CSE_ID when unset. */
 function engineId(settings: ProviderSettings): string | undefined {
   return stringSetting(settings, 'cx');
 }
@@ -40,7 +40,7 @@ function engineId(settings: ProviderSettings): string | undefined {
  *
  * **Closing:** the API is closed to new customers and stops serving on 2027-01-01 (Google points to Vertex AI
  * Search). It stays here for existing keys. Needs the key (GOOGLE_CSE_API_KEY) and the engine id
- * (`providers.google-cse.cx` or GOOGLE_CSE_ID). The key travels in the query string (masked in every message).
+ * (`providers.google-cse.extras.cx` or GOOGLE_CSE_ID). The key travels in the query string (masked in every message).
  * `pagemap.metatags[].article:published_time` gives `publishedAt` where the page declares one.
  *
  * minIntervalMs 1 000: 100 free queries a day, then $5 per 1 000 up to 10 000 a day
@@ -59,7 +59,7 @@ export const googleCseSearchProvider: SearchProvider = {
     if (cx === undefined) {
       throw new PeriscopeError(
         'NOT_CONFIGURED',
-        `${ID} has no engine id (set ${CX_ENV}, or providers.${ID}.cx)`,
+        `${ID} has no engine id (set ${CX_ENV}, or providers.${ID}.extras.cx)`,
         {
           details: { provider: ID, reason: 'missing-cx' },
         },

@@ -13,7 +13,7 @@ Commands:
   images <query…>     search for images
   fetch <url>         read a web page as markdown or text (guarded against private addresses)
   extract [file|-]    offline: HTML from a file or stdin → main content
-  config show         print the effective configuration, secrets redacted
+  config show|schema  print the effective configuration (secrets redacted), or its JSON Schema for editors
   status              search providers (chain, keys, health, quota) and today's usage
   credits show|grant|ledger   credit balances per agent (limits.credits)
   mcp                 MCP server on stdio (--tools web_search,web_fetch to offer fewer tools)

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { configJsonSchema } from '../../../config/config-json-schema.ts';
 import { loadConfig } from '../../../config/load-config.ts';
 import { type EffectiveProxy, effectiveProxy } from '../../../config/network-options.ts';
 import { redactConfig, redactUrlCredentials } from '../../../config/redact.ts';
@@ -7,8 +8,15 @@ import { COMMON_FLAGS, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 
 export const CONFIG_HELP = `Usage: periscope config show [--config FILE] [--json]
+       periscope config schema
 
-Print the effective configuration (file, environment and defaults merged), with secrets redacted.`;
+  show     print the effective configuration (file, environment and defaults merged), secrets redacted
+  schema   print the JSON Schema (draft 2020-12) of the config file, for editors' checks and completion:
+             periscope config schema > periscope.schema.json
+             YAML: first line  # yaml-language-server: $schema=./periscope.schema.json
+             JSON: "$schema": "./periscope.schema.json"
+
+Every key, its default and the environment fallbacks: docs/config.md.`;
 
 export async function configCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('config', argv, COMMON_FLAGS);
@@ -17,11 +25,20 @@ export async function configCommand(argv: string[], io: CliIo): Promise<number> 
     return EXIT_OK;
   }
   if (positionals.length === 0)
-    throw new UsageError("missing subcommand: 'periscope config show' prints the effective configuration");
-  if (positionals[0] !== 'show' || positionals.length > 1) {
     throw new UsageError(
-      `unknown config subcommand '${positionals.join(' ')}'; did you mean 'periscope config show'?`,
+      "missing subcommand: 'periscope config show' prints the effective configuration, 'periscope config schema' its JSON Schema",
     );
+  const [subcommand] = positionals;
+  if ((subcommand !== 'show' && subcommand !== 'schema') || positionals.length > 1) {
+    throw new UsageError(
+      `unknown config subcommand '${positionals.join(' ')}'; use 'periscope config show' or 'periscope config schema'`,
+    );
+  }
+  if (subcommand === 'schema') {
+    if (values.config !== undefined)
+      throw new UsageError('config schema describes every config file and reads none; drop --config');
+    writeLine(io.stdout, JSON.stringify(configJsonSchema(), null, 2));
+    return EXIT_OK;
   }
   const { config, source } = loadConfig({
     configPath: values.config as string | undefined,
