@@ -397,19 +397,22 @@ test('proxy environment variables: HTTP_PROXY, HTTPS_PROXY and ALL_PROXY carry t
     (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
     { tls: true },
   );
-  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
-  writeFileSync(join(cwd, 'test-ca.pem'), TEST_TLS_CERT);
+  // Each run has its own HOME, so its own state and cache: two runs fetch the same page, and a cache hit would
+  // answer the second without its proxy.
+  const home = () => mkdtempSync(join(tmpdir(), 'periscope-cli-'));
+  const httpsHome = home();
+  writeFileSync(join(httpsHome, 'test-ca.pem'), TEST_TLS_CERT);
   try {
     const page = `${server.url}/tides`;
     const [http, https, all, direct] = await Promise.all([
-      run(['fetch', page, ...OPEN], { cwd, env: { HTTP_PROXY: connect.url } }),
+      run(['fetch', page, ...OPEN], { cwd: home(), env: { HTTP_PROXY: connect.url } }),
       run(['fetch', `${secure.url}/tides`, ...OPEN], {
-        cwd,
-        env: { HTTPS_PROXY: connect.url, NODE_EXTRA_CA_CERTS: join(cwd, 'test-ca.pem') },
+        cwd: httpsHome,
+        env: { HTTPS_PROXY: connect.url, NODE_EXTRA_CA_CERTS: join(httpsHome, 'test-ca.pem') },
       }),
-      run(['fetch', page, ...OPEN], { cwd, env: { ALL_PROXY: socks.url } }),
+      run(['fetch', page, ...OPEN], { cwd: home(), env: { ALL_PROXY: socks.url } }),
       run(['fetch', `${page}?direct`, ...OPEN], {
-        cwd,
+        cwd: home(),
         env: { HTTP_PROXY: bypassed.url, NO_PROXY: '127.0.0.1' },
       }),
     ]);
