@@ -16,6 +16,7 @@ import { providersSchema, searchSchema } from '../src/config/search-schema.ts';
 import type { ErrorCode } from '../src/errors.ts';
 import { createHttpClient } from '../src/net/http-client.ts';
 import { createSearchChain } from '../src/search/chain.ts';
+import type { ImageResultFields } from '../src/search/provider-text.ts';
 import { BUILT_IN_PROVIDERS } from '../src/search/providers/registry.ts';
 import type { ImageResult, ProviderSettings, SearchProvider, SearchResult } from '../src/search/types.ts';
 import { createLoopbackConnectGuard } from '../src/testing/connect-guard.ts';
@@ -43,14 +44,8 @@ interface RawWeb {
   snippet: unknown;
   date?: unknown;
 }
-interface RawImage {
-  title: unknown;
-  imageUrl: unknown;
-  thumbnailUrl?: unknown;
-  sourceUrl?: unknown;
-  width?: unknown;
-  height?: unknown;
-}
+/** An image result's fields as a provider reads them from its body. */
+type RawImage = ImageResultFields;
 
 type Replay =
   | { op: 'search'; results: number; raw: (body: Body) => RawWeb[]; settings?: ProviderSettings }
