@@ -5,12 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { configJsonSchema, type JsonSchemaNode, SCHEMA_KEY } from '../src/config/config-json-schema.ts';
 import { effectiveProxy } from '../src/config/network-options.ts';
 import { configSchema } from '../src/config/schema.ts';
-import { EXA_KEY_ENV } from '../src/fetch/backends/exa.ts';
-import { FIRECRAWL_KEY_ENV } from '../src/fetch/backends/firecrawl.ts';
-import { INFOQUEST_KEY_ENV } from '../src/fetch/backends/infoquest.ts';
-import { JINA_READER_KEY_ENV } from '../src/fetch/backends/jina-reader.ts';
-import { SERVICE_KEY_ENV, SERVICE_URL_ENV } from '../src/fetch/backends/service.ts';
-import { TAVILY_KEY_ENV } from '../src/fetch/backends/tavily.ts';
+import { READER_KEYS, type ReaderKeys } from '../src/fetch/fetch-setup.ts';
 import { AUTO_ORDER, KEYLESS_TAIL } from '../src/search/chain.ts';
 import { wellKnownEnv } from '../src/search/provider-settings.ts';
 import { BUILT_IN_PROVIDERS } from '../src/search/providers/registry.ts';
@@ -26,23 +21,11 @@ export interface ConfigKey {
   isLeaf: boolean;
 }
 
-/**
- * `fetch.backends.<id>` → the search provider whose `apiKey` it borrows and the variables it reads, as
- * src/fetch/fetch-setup.ts wires them.
- */
-export const READER_FALLBACKS: ReadonlyArray<{
-  id: string;
-  searchId?: string;
-  keyEnv: readonly string[];
-  baseUrlEnv?: readonly string[];
-}> = [
-  { id: 'jina-reader', searchId: 'jina', keyEnv: JINA_READER_KEY_ENV },
-  { id: 'firecrawl', searchId: 'firecrawl', keyEnv: FIRECRAWL_KEY_ENV },
-  { id: 'tavily', searchId: 'tavily', keyEnv: TAVILY_KEY_ENV },
-  { id: 'exa', searchId: 'exa', keyEnv: EXA_KEY_ENV },
-  { id: 'infoquest', searchId: 'infoquest', keyEnv: INFOQUEST_KEY_ENV },
-  { id: 'service', keyEnv: SERVICE_KEY_ENV, baseUrlEnv: SERVICE_URL_ENV },
-];
+/** `fetch.backends.<id>` → the search provider whose `apiKey` it borrows and the variables it reads. */
+export const READER_FALLBACKS = Object.entries(READER_KEYS).map(([id, keys]: [string, ReaderKeys]) => ({
+  id,
+  ...keys,
+}));
 
 /** Every key under `node`, depth first, in schema order; map entries as `<id>`, array items as `[]`. */
 export function configKeys(node: JsonSchemaNode, path = ''): ConfigKey[] {

@@ -102,6 +102,14 @@ const STREAMED: Record<string, [body: Buffer, contentType: string, declareLength
   '/large.png': [LARGE_PNG, 'image/png', true],
   '/large-chunked.png': [LARGE_PNG, 'image/png', false],
   '/sized.pdf': [fixture('pdf/multi-page.pdf'), 'application/pdf', true],
+  // An HTML page that quotes the PDF marker near its top, larger than the PDF cap of the test below.
+  '/quotes-pdf-marker.html': [
+    Buffer.from(
+      `<!doctype html><html><head><title>PDF headers</title></head><body><main><h1>PDF headers</h1><p>Every PDF starts with %PDF-1.7 or similar.</p>${'<p>A PDF file begins with a header line naming its version.</p>'.repeat(200)}</main></body></html>`,
+    ),
+    'text/html; charset=utf-8',
+    true,
+  ],
 };
 
 let server: TestServer;
@@ -306,6 +314,10 @@ test('a PDF over fetch.pdfMaxBytes is BODY_TOO_LARGE naming the option; network.
     'BODY_TOO_LARGE',
     /\(network\.maxBytes\).*raise network\.maxBytes/,
   );
+  // An HTML page quoting "%PDF-" near its top is not taken for a PDF and capped.
+  const page = dataOf(await fetchPath('/quotes-pdf-marker.html', capped));
+  assert.equal(page.contentType, 'text/html');
+  assert.match(page.text ?? '', /Every PDF starts with %PDF-1\.7/);
   // Under the cap it is read as usual.
   assert.equal(dataOf(await fetchPath('/sized.pdf')).pageCount, 3);
 });

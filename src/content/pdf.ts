@@ -347,8 +347,10 @@ async function destinationPage(
 
 /** The start of the line in text[start, end) holding `title`, or `start` when the title is not in the page's text. */
 function lineOf(text: string, title: string, start: number, end: number): number {
-  const at = text.indexOf(title, start);
-  if (at === -1 || at >= end) return start;
+  // Only the page's own text is searched: a title missing from it must not cost a scan of the rest of the document.
+  const found = text.slice(start, end).indexOf(title);
+  if (found === -1) return start;
+  const at = start + found;
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
   return Math.max(lineStart, start);
 }

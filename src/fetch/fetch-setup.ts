@@ -52,18 +52,37 @@ export function createConfiguredFetchChain(settings: ConfiguredFetchChainSetting
   });
 }
 
+/** A reader back-end's credentials: the search provider whose `apiKey` it borrows and the variables it reads. */
+export interface ReaderKeys {
+  searchId?: string;
+  keyEnv: readonly string[];
+  baseUrlEnv?: readonly string[];
+}
+
+/** `fetch.backends.<id>` → where its key (and the service's URL) come from when the back-end has none of its own. */
+export const READER_KEYS = {
+  'jina-reader': { searchId: 'jina', keyEnv: JINA_READER_KEY_ENV },
+  firecrawl: { searchId: 'firecrawl', keyEnv: FIRECRAWL_KEY_ENV },
+  tavily: { searchId: 'tavily', keyEnv: TAVILY_KEY_ENV },
+  exa: { searchId: 'exa', keyEnv: EXA_KEY_ENV },
+  infoquest: { searchId: 'infoquest', keyEnv: INFOQUEST_KEY_ENV },
+  service: { keyEnv: SERVICE_KEY_ENV, baseUrlEnv: SERVICE_URL_ENV },
+} as const satisfies Record<string, ReaderKeys>;
+
 function createBackend(
   id: FetchBackendId,
   settings: ConfiguredFetchChainSettings,
   env: NodeJS.ProcessEnv,
 ): FetchBackend {
   const { backends } = settings.fetch;
-  const reader = (searchId: string | undefined, keyEnv: readonly string[], baseUrlEnv?: readonly string[]) =>
-    resolveReaderSettings(id as keyof typeof backends, backends, settings.providers, env, {
-      ...(searchId === undefined ? {} : { searchId }),
-      keyEnv,
-      ...(baseUrlEnv ? { baseUrlEnv } : {}),
+  const reader = (readerId: keyof typeof READER_KEYS) => {
+    const keys: ReaderKeys = READER_KEYS[readerId];
+    return resolveReaderSettings(readerId, backends, settings.providers, env, {
+      ...(keys.searchId === undefined ? {} : { searchId: keys.searchId }),
+      keyEnv: keys.keyEnv,
+      ...(keys.baseUrlEnv ? { baseUrlEnv: keys.baseUrlEnv } : {}),
     });
+  };
   switch (id) {
     case 'local':
       return createLocalFetchBackend();
@@ -74,18 +93,18 @@ function createBackend(
         env,
       });
     case 'jina-reader':
-      return createJinaReaderBackend(reader('jina', JINA_READER_KEY_ENV));
+      return createJinaReaderBackend(reader('jina-reader'));
     case 'firecrawl':
-      return createFirecrawlBackend(reader('firecrawl', FIRECRAWL_KEY_ENV));
+      return createFirecrawlBackend(reader('firecrawl'));
     case 'tavily':
-      return createTavilyBackend(reader('tavily', TAVILY_KEY_ENV));
+      return createTavilyBackend(reader('tavily'));
     case 'exa':
-      return createExaBackend(reader('exa', EXA_KEY_ENV));
+      return createExaBackend(reader('exa'));
     case 'infoquest':
-      return createInfoquestBackend(reader('infoquest', INFOQUEST_KEY_ENV));
+      return createInfoquestBackend(reader('infoquest'));
     case 'service':
       return createServiceBackend({
-        ...reader(undefined, SERVICE_KEY_ENV, SERVICE_URL_ENV),
+        ...reader('service'),
         toolCallIdHeader: backends.service.toolCallIdHeader ?? undefined,
       });
   }

@@ -108,11 +108,17 @@ export function blockedUnparsableUrl(text: string): PeriscopeError | undefined {
   const address: IpAddress = { family: 6, ...v6 };
   const classification = classifyIpAddress(address);
   if (!classification) return undefined;
+  const shown = shownUrl(text);
   return new PeriscopeError(
     'URL_BLOCKED',
-    `Fetching ${text} refused: ${describeClassification(address, classification)}`,
-    { details: { url: text, reason: classification.reason } },
+    `Fetching ${shown} refused: ${describeClassification(address, classification)}`,
+    { details: { url: shown, reason: classification.reason } },
   );
+}
+
+/** A caller's text as an error message quotes it: at most 200 characters. */
+function shownUrl(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /**
@@ -125,7 +131,7 @@ export function parseHttpUrl(input: string | URL): URL {
   if (!url) {
     const blocked = typeof input === 'string' ? blockedUnparsableUrl(input) : undefined;
     if (blocked) throw blocked;
-    const shown = String(input).length > 200 ? `${String(input).slice(0, 200)}…` : String(input);
+    const shown = shownUrl(String(input));
     throw new PeriscopeError('INVALID_INPUT', `"${shown}" is not a valid URL; give an absolute http(s) URL`, {
       details: { url: shown, reason: 'invalid-url' },
     });

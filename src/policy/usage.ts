@@ -1,6 +1,5 @@
 import type { UsageConfig } from '../config/policy-schema.ts';
 import { type ErrorCode, PeriscopeError } from '../errors.ts';
-import { toIsoUtc } from '../search/iso-time.ts';
 import type { Store } from '../store/store.ts';
 
 /** One call, as the usage counters see it. */
@@ -50,7 +49,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `2025-06-01`: the UTC day `time` falls on. */
 export function usageDay(time: number = Date.now()): string {
-  return toIsoUtc(time).slice(0, 10);
+  return new Date(time).toISOString().slice(0, 10);
 }
 
 /** Counter keys: `usage:<day>:<agent>:<tool>:<provider>:<metric>`, the free-text parts URI-encoded. */

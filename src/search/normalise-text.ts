@@ -1,5 +1,3 @@
-import { toIsoUtc } from './iso-time.ts';
-
 /** Named entities that search providers put in titles and snippets; numeric references cover the rest. */
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -126,7 +124,7 @@ export function normaliseDate(value: unknown, nowMs = Date.now()): string | unde
   if (iso) {
     // No zone: read as UTC (JavaScript would read it as local time, which depends on the machine).
     const parsed = Date.parse(iso[1] === undefined ? `${value}Z` : value);
-    return Number.isNaN(parsed) ? undefined : toIsoUtc(parsed);
+    return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString();
   }
   const text = cleanText(value);
   if (text === '') return undefined;

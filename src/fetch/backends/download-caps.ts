@@ -1,5 +1,6 @@
 import { parseContentType } from '../../content/content-type.ts';
 import { DEFAULT_IMAGE_MAX_BYTES, describeOversizedImage, imageTypeOf } from '../../content/image.ts';
+import { matchSignature } from '../../content/magic-bytes.ts';
 import { DEFAULT_PDF_MAX_BYTES, hasPdfHeader, oversizedPdfError } from '../../content/pdf.ts';
 import type { ContentLimits } from '../../content/types.ts';
 import { isPeriscopeError } from '../../errors.ts';
@@ -74,7 +75,10 @@ export function watchDownloadCaps(
   const sniff = (): Kind | undefined => {
     const bytes = keptHead();
     if (imageTypeOf(bytes)) return 'image';
-    if (hasPdfHeader(bytes)) return 'pdf';
+    // A PDF as the content sniffer sees one (the body starts with `%PDF-`), or one labelled so with the marker in
+    // its first 1 024 bytes as PDF readers accept: an HTML page quoting "%PDF-" near its top is not capped as a PDF.
+    const labelledPdf = parseContentType(head?.headers['content-type']).essence === 'application/pdf';
+    if (matchSignature(bytes)?.kind === 'pdf' || (labelledPdf && hasPdfHeader(bytes))) return 'pdf';
     return bytes.length >= SNIFF_BYTES ? 'other' : undefined;
   };
 

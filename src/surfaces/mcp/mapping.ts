@@ -41,8 +41,12 @@ export interface McpCallToolResult {
   isError: boolean;
 }
 
-/** Fields of an untrusted result (`data.untrusted`) that the page wrote; the enveloped text carries them. */
-const PAGE_WRITTEN = ['title', 'byline', 'publishedAt', 'language', 'siteName', 'outline'] as const;
+/**
+ * Fields of an untrusted result (`data.untrusted`) that the page wrote or chose; the enveloped text carries the
+ * first six. `warnings` name URLs the page asked the browser for (refused sub-requests, downloads): they stay in
+ * the library's and the gateway's data, not in what an MCP client may hand the model.
+ */
+const PAGE_WRITTEN = ['title', 'byline', 'publishedAt', 'language', 'siteName', 'outline', 'warnings'] as const;
 
 /**
  * `content` is what the model reads (the output, then the image when there is one); `structuredContent` is the
