@@ -200,6 +200,7 @@ export type {
   ProviderContext,
   ProviderResponse,
   ProviderSettings,
+  QueryLimit,
   QuotaInfo,
   SearchProvider,
   SearchRequest,

@@ -8,8 +8,8 @@ import {
   allFailed,
   checkIds,
   forcedFailure,
-  isProviderLimit,
   kindLabel,
+  queryTooLong,
   shouldFallback,
   sortAttempts,
   unknownProvider,
@@ -140,12 +140,20 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
 
   const healthSync = createHealthSync(settings.store);
   let states: Promise<Map<string, ProviderState>> | undefined;
-  async function getStates(): Promise<Map<string, ProviderState>> {
+  /**
+   * Every provider's state. The first call reads the stored health; later ones start a background re-read when the
+   * last is stale (`refresh`), or, for `status()`, read it now (`fresh`) — one read either way.
+   */
+  async function getStates(health: 'refresh' | 'fresh' = 'refresh'): Promise<Map<string, ProviderState>> {
     await ready;
     if (loadError !== undefined) throw loadError;
-    states ??= createStates();
+    if (states === undefined) {
+      states = createStates();
+      return states;
+    }
     const all = await states;
-    healthSync.refresh(all.values());
+    if (health === 'fresh') await healthSync.load(all.values());
+    else healthSync.refresh(all.values());
     return all;
   }
 
@@ -224,6 +232,19 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
           message: `no credentials: ${state.credentials}`,
           ms: 0,
         });
+        continue;
+      }
+      // Before its turn: a query the provider cannot take costs no request, no pacing turn and no health mark.
+      const tooLong = queryTooLong(state.provider, kind.name, request.query);
+      if (tooLong !== undefined) {
+        attempts.push({
+          provider: id,
+          outcome: 'skipped',
+          code: tooLong.code,
+          message: withoutProviderPrefix(id, tooLong.message),
+          ms: 0,
+        });
+        if (forced !== undefined) throw forcedFailure(forced, attempts, tooLong.details);
         continue;
       }
       const coolingMs = forced === undefined ? state.health.coolingForMs() : 0;
@@ -326,8 +347,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
     } catch (thrown) {
       const error = toPeriscopeError(thrown);
       if (error.code === 'ABORTED' && signal.aborted) throw error;
-      const queued = error.details.reason === 'queue';
-      const skipped = queued || isProviderLimit(error);
+      const skipped = error.details.reason === 'queue';
       if (!skipped) {
         state.health.recordFailure(error);
         await healthSync.save(state, true);
@@ -375,8 +395,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
     search: (request, options = {}) => run(web, request, options),
     searchImages: (request, options = {}) => run(images, request, options),
     async status(options = {}) {
-      const all = await getStates();
-      await healthSync.load(all.values());
+      const all = await getStates('fresh');
       const ids = chainIds(all);
       const context = {
         webChain: ids.filter((id) => all.get(id)?.provider.search),

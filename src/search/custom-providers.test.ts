@@ -70,3 +70,22 @@ runProviderFailureSuite({
   quota: { reply: jsonReply({ error: 'Out of credits' }, 402), message: 'Out of credits' },
   empty: jsonReply({ items: [] }),
 });
+
+test('a custom provider keeps its queryLimits; malformed ones are CONFIG_INVALID', () => {
+  const limits = { web: { maxCharacters: 200, maxWords: 30 } };
+  assert.deepEqual(
+    toSearchProvider({ ...acmeSearchProvider, queryLimits: limits }, 'test').queryLimits,
+    limits,
+  );
+  for (const queryLimits of [
+    { web: { maxWords: 3 } },
+    { web: { maxCharacters: 0 } },
+    { video: { maxCharacters: 9 } },
+  ]) {
+    assert.throws(
+      () => toSearchProvider({ ...acmeSearchProvider, queryLimits }, 'test'),
+      (error: Error & { code?: string }) =>
+        error.code === 'CONFIG_INVALID' && /queryLimits/.test(error.message),
+    );
+  }
+});

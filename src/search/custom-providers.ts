@@ -34,6 +34,11 @@ export function toSearchProvider(value: unknown, origin: string, id?: string): S
   if (candidate.minIntervalMs !== undefined && !(Number(candidate.minIntervalMs) >= 0)) {
     problems.push('minIntervalMs must be a number ≥ 0');
   }
+  if (candidate.queryLimits !== undefined && !isQueryLimits(candidate.queryLimits)) {
+    problems.push(
+      'queryLimits must be { web?, images? }, each { maxCharacters, maxWords? } (whole numbers ≥ 1)',
+    );
+  }
   if (problems.length > 0) throw invalid(origin, problems);
   const provider = candidate as unknown as SearchProvider;
   // Methods are called on the original object, so providers written as classes keep their `this`.
@@ -47,6 +52,7 @@ export function toSearchProvider(value: unknown, origin: string, id?: string): S
   const extra: { -readonly [K in keyof SearchProvider]?: SearchProvider[K] } = completed;
   if (provider.maxConcurrent !== undefined) extra.maxConcurrent = provider.maxConcurrent;
   if (typeof provider.note === 'string') extra.note = provider.note;
+  if (provider.queryLimits !== undefined) extra.queryLimits = provider.queryLimits;
   if (provider.search) extra.search = (request, context) => provider.search!(request, context);
   if (provider.searchImages)
     extra.searchImages = (request, context) => provider.searchImages!(request, context);
@@ -84,6 +90,18 @@ export async function loadCustomProviders(
       return toSearchProvider(loaded[exportName], origin, entry.id);
     }),
   );
+}
+
+function isQueryLimits(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const count = (n: unknown) => Number.isInteger(n) && (n as number) >= 1;
+  return Object.entries(value).every(([kind, limit]) => {
+    if (kind !== 'web' && kind !== 'images') return false;
+    if (limit === undefined) return true;
+    if (typeof limit !== 'object' || limit === null) return false;
+    const { maxCharacters, maxWords } = limit as Record<string, unknown>;
+    return count(maxCharacters) && (maxWords === undefined || count(maxWords));
+  });
 }
 
 function invalid(origin: string, problems: string[]): PeriscopeError {

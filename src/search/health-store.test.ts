@@ -62,7 +62,7 @@ test('adopt: newest wins field by field; a success after a cooldown began ends i
   assert.deepEqual(here.snapshot().quota, { remaining: 9, limit: 100 });
 });
 
-test('the sync writes with a TTL under search-health:<id>, and a failing store never fails a call', async () => {
+test('the sync writes with a TTL under search-health:<id>:<account>, and a failing store never fails a call', async () => {
   const memory = createMemoryStore();
   const ttls: Array<number | undefined> = [];
   const store: Store = Object.assign(Object.create(memory) as Store, {
@@ -71,17 +71,26 @@ test('the sync writes with a TTL under search-health:<id>, and a failing store n
       return memory.set(key, value, options);
     },
   });
+  const settings = { apiKey: 'secret-key-1', baseUrl: 'http://127.0.0.1:9/' };
   const state = {
     provider: { id: 'my/provider' },
+    settings,
     health: createProviderHealth(),
   } as unknown as ProviderState;
   state.health.recordFailure(new PeriscopeError('NETWORK', 'refused'));
   await createHealthSync(async () => store).save(state, true);
-  assert.equal(healthKey('my/provider'), 'search-health:my%2Fprovider');
-  assert.equal(
-    ((await memory.get(healthKey('my/provider'))) as { lastError: { message: string } }).lastError.message,
-    'refused',
-  );
+  const key = healthKey('my/provider', settings);
+  assert.match(key, /^search-health:my%2Fprovider:[\w-]{16}$/);
+  assert.ok(!key.includes('secret-key-1'));
+  assert.equal(((await memory.get(key)) as { lastError: { message: string } }).lastError.message, 'refused');
+  // Another key, another endpoint, or neither: each its own record.
+  const others = [
+    { ...settings, apiKey: 'secret-key-2' },
+    { ...settings, baseUrl: 'http://127.0.0.1:10/' },
+    {},
+  ].map((other) => healthKey('my/provider', other));
+  assert.equal(new Set([key, ...others]).size, 4);
+  assert.equal(await memory.get(others[0] as string), undefined);
   assert.deepEqual(ttls, [HEALTH_TTL_MS]);
 
   const broken = createHealthSync(() => Promise.reject(new Error('store down')));

@@ -1,23 +1,37 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.ts';
+import { digest } from '../policy/digest.ts';
 import type { Store } from '../store/store.ts';
 import type { HealthRecord } from './provider-health.ts';
 import type { ProviderState } from './provider-state.ts';
+import type { ProviderSettings } from './types.ts';
 
-/** Store keys: `search-health:<provider id>`, one record per provider (see HealthRecord). */
-export const HEALTH_KEY_PREFIX = 'search-health:';
+/** Store keys: `search-health:<provider id>:<account>`, one record per provider and account (see healthKey). */
+const HEALTH_KEY_PREFIX = 'search-health:';
+/** Characters of the account digest kept in the key (base64url, 96 bits). */
+const ACCOUNT_DIGEST_CHARS = 16;
 /** A record outlives its last change by a week: a cooldown lasts at most a day, the last quota seen stays longer. */
 export const HEALTH_TTL_MS = 7 * 86_400_000;
-/** A long-running process reads the others' health again after this long, in the background (never in a call's way). */
-export const HEALTH_REFRESH_MS = 5_000;
+/**
+ * A long-running process reads the others' health again once its last read is older than this: the next call
+ * starts the read in the background (never in a call's way); there is no timer.
+ */
+const HEALTH_REFRESH_MS = 5_000;
 /**
  * A quota alone is written at most this often per provider: Brave's remaining count changes with every response,
  * and a write per call would put the store in every call's way.
  */
-export const QUOTA_REWRITE_MS = 60_000;
+const QUOTA_REWRITE_MS = 60_000;
 
-export function healthKey(id: string): string {
-  return `${HEALTH_KEY_PREFIX}${encodeURIComponent(id)}`;
+/**
+ * `search-health:<id>:<account>`: the account is a short digest of the key and endpoint the provider is used with
+ * (its resolved `apiKey` and `baseUrl`), never the key itself. So health learned with one key or endpoint — a
+ * refused key, a used-up quota — does not bench the provider once another one is configured, while every process
+ * using the same key shares it.
+ */
+export function healthKey(id: string, settings: Pick<ProviderSettings, 'apiKey' | 'baseUrl'>): string {
+  const account = digest(JSON.stringify([settings.apiKey ?? null, settings.baseUrl ?? null]));
+  return `${HEALTH_KEY_PREFIX}${encodeURIComponent(id)}:${account.slice(0, ACCOUNT_DIGEST_CHARS)}`;
 }
 
 const isoTime = z.string().refine((value) => !Number.isNaN(Date.parse(value)));
@@ -49,15 +63,17 @@ export function parseHealthRecord(value: unknown): HealthRecord | undefined {
 /**
  * Provider health shared through the Store (memory, SQLite or Redis: whatever `store.url` names), so a cooldown,
  * the last error and the last quota a response reported reach every process using the same store — the next
- * `periscope search`, `periscope status`, other gateway instances. Read once before the first call, again by
- * `status()`, and in the background every HEALTH_REFRESH_MS; written when the health changes (a failure, a cooldown
- * or failure streak ended by a success) and, for the quota responses report, at most once a minute. A store that fails is ignored: health then stays
- * in this process. Pacing is not shared: it stays per process.
+ * `periscope search`, `periscope status`, other gateway instances. One record per provider and account (healthKey).
+ * Read once before the first call, again by `status()`, and again in the background by the first call made after
+ * HEALTH_REFRESH_MS since the last read (there is no timer: an idle process reads nothing). Written when the health
+ * changes (a failure, a cooldown or failure streak ended by a success) and, for the quota responses report, at most
+ * once a minute. A store that fails is ignored: health then stays in this process. Pacing is not shared: it stays
+ * per process.
  */
 export interface HealthSync {
   /** Takes in every provider's stored record. Never rejects. */
   load(states: Iterable<ProviderState>): Promise<void>;
-  /** `load` in the background when the last one is older than HEALTH_REFRESH_MS. */
+  /** Starts `load` in the background when the last one is older than HEALTH_REFRESH_MS; otherwise does nothing. */
   refresh(states: Iterable<ProviderState>): void;
   /**
    * Writes the provider's record (merged with what is stored) after its health changed, or for a `quota` when this
@@ -82,7 +98,9 @@ export function createHealthSync(
     try {
       const opened = await store();
       const list = [...states];
-      const values = await Promise.all(list.map((state) => opened.get(healthKey(state.provider.id))));
+      const values = await Promise.all(
+        list.map((state) => opened.get(healthKey(state.provider.id, state.settings))),
+      );
       list.forEach((state, index) => {
         const record = parseHealthRecord(values[index]);
         if (record) state.health.adopt(record);
@@ -95,7 +113,7 @@ export function createHealthSync(
   async function write(state: ProviderState): Promise<void> {
     try {
       const opened = await (store as () => Promise<Store>)();
-      const key = healthKey(state.provider.id);
+      const key = healthKey(state.provider.id, state.settings);
       const stored = parseHealthRecord(await opened.get(key));
       if (stored) state.health.adopt(stored);
       const record = state.health.toRecord();

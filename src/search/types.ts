@@ -78,6 +78,15 @@ export interface ProviderContext {
 }
 
 /**
+ * The longest query a provider takes. Characters are Unicode code points (not bytes); words are runs of
+ * non-whitespace.
+ */
+export interface QueryLimit {
+  maxCharacters: number;
+  maxWords?: number | undefined;
+}
+
+/**
  * One search engine. One file each under `providers/`, implementing what it supports. Throws
  * PeriscopeError: NOT_CONFIGURED (no key), RATE_LIMITED (with retryAfterMs), BLOCKED_BY_SITE,
  * HTTP_STATUS, TIMEOUT, NETWORK, INVALID_INPUT (the query itself was refused: no fallback).
@@ -92,6 +101,12 @@ export interface SearchProvider {
   readonly maxConcurrent?: number;
   /** One line for `periscope status` and docs/providers.md, e.g. that the API is closing to new customers. */
   readonly note?: string;
+  /**
+   * The longest query the API accepts, per kind (Brave: web 400 characters and 50 words). The chain checks it before
+   * the provider's turn: a longer query skips the provider (INVALID_INPUT, `query-too-long`: no request, no pacing
+   * turn, no mark on its health) and the next one is asked. No limit for a kind left out.
+   */
+  readonly queryLimits?: { readonly web?: QueryLimit; readonly images?: QueryLimit };
   /** Whether the settings are enough to call it (a key, or a baseUrl for SearXNG). */
   isConfigured(settings: ProviderSettings): boolean;
   search?(request: SearchRequest, context: ProviderContext): Promise<ProviderResponse<SearchResult>>;

@@ -226,49 +226,78 @@ test('brave 429 behind an HTML challenge page keeps the page out of the message'
   }
 });
 
-test('brave: a query over 400 characters or 50 words is INVALID_INPUT, and no request is sent', async () => {
+/** A chain of brave and wikipedia on stand-ins; brave paced at `braveIntervalMs`. */
+function braveChain(braveUrl: string, wikipediaUrl: string, braveIntervalMs = 0) {
+  return createSearchChain({
+    search: searchSchema.parse({ chain: ['brave', 'wikipedia'], timeoutMs: 3000 }),
+    providers: providersSchema.parse({
+      brave: { apiKey: settings.apiKey, baseUrl: braveUrl, minIntervalMs: braveIntervalMs },
+      wikipedia: { baseUrl: wikipediaUrl, minIntervalMs: 0 },
+    }),
+    env: {},
+    httpFetch: createHttpClient({ beforeConnect: createLoopbackConnectGuard().beforeConnect }),
+  });
+}
+
+const wikipediaBody = { query: { search: [{ title: 'Long', snippet: 'a long query', pageid: 1 }] } };
+
+test('brave: a query over 400 characters or 50 words is INVALID_INPUT (not retryable), and no request is sent', async () => {
+  assert.deepEqual(brave.queryLimits, { web: { maxCharacters: 400, maxWords: 50 } });
   const server = await startProviderStandIn(() => jsonReply(webBody));
   try {
-    const context = standInContext(server, settings);
+    const chain = braveChain(server.url, server.url);
+    const asBrave = (query: string) => chain.search({ query, count: 3 }, { provider: 'brave' });
     const atLimit = 'é'.repeat(400);
-    await brave.search!({ query: atLimit, count: 3 }, context);
+    await asBrave(atLimit);
     assert.equal(server.calls[0]?.url.searchParams.get('q'), atLimit, '400 characters (not bytes) pass');
     const fiftyWords = Array.from({ length: 50 }, (_, index) => `w${index}`).join(' ');
-    await brave.search!({ query: fiftyWords, count: 3 }, context);
+    await asBrave(fiftyWords);
     assert.equal(server.calls.length, 2);
     const overLong: Array<[query: string, said: string]> = [
       ['é'.repeat(401), '401 characters and 1 word,'],
       [`${fiftyWords} w50`, `${fiftyWords.length + 4} characters and 51 words`],
     ];
     for (const [query, said] of overLong) {
-      await expectProviderError(brave.search!({ query, count: 3 }, context), {
+      const error = await expectProviderError(asBrave(query), {
         code: 'INVALID_INPUT',
         retryable: false,
         reason: 'query-too-long',
-        message: ['brave', said, 'shorten the query'],
+        message: ['brave', said, 'limit of 400 characters and 50 words', 'shorten the query'],
       });
+      assert.equal(error.details.maxCharacters, 400);
     }
     assert.equal(server.calls.length, 2, 'nothing sent for the over-long queries');
+    // Brave documents no limit for image queries.
+    await chain.searchImages({ query: 'é'.repeat(401), count: 3 }, { provider: 'brave' });
+    assert.equal(server.calls.length, 3);
   } finally {
     await server.close();
   }
 });
 
+test('brave: an over-long query is refused before brave’s turn: the next search is not held back by pacing', async () => {
+  const braveServer = await startProviderStandIn(() => jsonReply(webBody));
+  const wikipediaServer = await startProviderStandIn(() => jsonReply(wikipediaBody));
+  try {
+    const chain = braveChain(braveServer.url, wikipediaServer.url, 1_000);
+    const long = await chain.search({ query: 'x'.repeat(450), count: 3 });
+    assert.equal(long.provider, 'wikipedia');
+    // Had the skipped query taken brave's turn, this one would wait for the next (1 s later).
+    const next = await chain.search({ query: 'tide', count: 3 });
+    assert.equal(next.provider, 'brave');
+    assert.ok((next.attempts[0]?.queuedMs ?? 0) < 500, `queued ${next.attempts[0]?.queuedMs} ms`);
+    assert.equal(braveServer.calls.length, 1);
+  } finally {
+    await braveServer.close();
+    await wikipediaServer.close();
+  }
+});
+
 test('brave: an over-long query skips brave (no request, no mark on its health) and the next provider answers', async () => {
   const braveServer = await startProviderStandIn(() => jsonReply(webBody));
-  const wikipediaServer = await startProviderStandIn(() =>
-    jsonReply({ query: { search: [{ title: 'Long', snippet: 'a long query', pageid: 1 }] } }),
-  );
+  const wikipediaServer = await startProviderStandIn(() => jsonReply(wikipediaBody));
   try {
-    const chain = createSearchChain({
-      search: searchSchema.parse({ chain: ['brave', 'wikipedia'], timeoutMs: 3000 }),
-      providers: providersSchema.parse({
-        brave: { apiKey: settings.apiKey, baseUrl: braveServer.url, minIntervalMs: 0 },
-        wikipedia: { baseUrl: wikipediaServer.url, minIntervalMs: 0 },
-      }),
-      env: {},
-      httpFetch: createHttpClient({ beforeConnect: createLoopbackConnectGuard().beforeConnect }),
-    });
+    const chain = braveChain(braveServer.url, wikipediaServer.url);
     const answer = await chain.search({ query: 'x'.repeat(401), count: 3 });
     assert.equal(answer.provider, 'wikipedia');
     assert.deepEqual(
@@ -278,7 +307,7 @@ test('brave: an over-long query skips brave (no request, no mark on its health) 
         ['wikipedia', 'ok', undefined],
       ],
     );
-    assert.match(answer.attempts[0]?.message ?? '', /shorten the query/);
+    assert.match(answer.attempts[0]?.message ?? '', /^the query has 401 characters .*; shorten the query$/);
     assert.equal(braveServer.calls.length, 0);
     assert.equal(wikipediaServer.calls.length, 1);
     const status = await chain.status();

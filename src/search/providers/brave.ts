@@ -1,4 +1,3 @@
-import { PeriscopeError } from '../../errors.ts';
 import type { ProviderErrorRules } from '../provider-errors.ts';
 import { quotaFromHeaders } from '../provider-headers.ts';
 import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
@@ -28,34 +27,6 @@ const BRAVE_LANGUAGES: Record<string, string> = {
   'pt-br': 'pt-br',
   'pt-pt': 'pt-pt',
 };
-
-/** Brave's `q` limit (FORMATS.md, web parameters): at most 400 characters and 50 words. */
-const MAX_QUERY_CHARACTERS = 400;
-const MAX_QUERY_WORDS = 50;
-
-/**
- * A web query Brave would refuse is INVALID_INPUT (reason `query-too-long`) here, before any request: the chain
- * skips Brave for it and asks the next provider (chain-errors.ts, isProviderLimit).
- */
-export function checkBraveQuery(query: string): void {
-  const characters = [...query].length;
-  const words = query.split(/\s+/).filter((word) => word !== '').length;
-  if (characters <= MAX_QUERY_CHARACTERS && words <= MAX_QUERY_WORDS) return;
-  throw new PeriscopeError(
-    'INVALID_INPUT',
-    `brave: the query has ${characters} characters and ${words} word${words === 1 ? '' : 's'}, over Brave's limit of ${MAX_QUERY_CHARACTERS} characters and ${MAX_QUERY_WORDS} words; shorten the query`,
-    {
-      details: {
-        provider: ID,
-        reason: 'query-too-long',
-        characters,
-        words,
-        maxCharacters: MAX_QUERY_CHARACTERS,
-        maxWords: MAX_QUERY_WORDS,
-      },
-    },
-  );
-}
 
 /** `de-AT` → `de`, `ja` → `jp`, `zh-TW` → `zh-hant`, `pt-BR` → `pt-br` (Brave's search_lang list). */
 export function braveSearchLanguage(language: string): string {
@@ -87,8 +58,9 @@ const ERRORS: ProviderErrorRules = {
 
 /**
  * Brave Search API: `GET /res/v1/web/search` and `/res/v1/images/search` with `X-Subscription-Token`.
- * Rate-limit headers (`X-RateLimit-*`, per-second and per-month windows) become `quota`. A web query over 400
- * characters or 50 words is INVALID_INPUT without a request (Brave documents that limit for web search only).
+ * Rate-limit headers (`X-RateLimit-*`, per-second and per-month windows) become `quota`. `q` takes at most 400
+ * characters and 50 words (FORMATS.md, web parameters; Brave documents no limit for images): the chain skips Brave
+ * for a longer query (`queryLimits`).
  *
  * minIntervalMs 1 100: the old Free plan allowed 1 request per second (FORMATS.md, chatwise #1296); the metered
  * Search plan that replaced it in February 2026 allows 50 per second, so raise the pace in config for such keys.
@@ -97,11 +69,11 @@ export const braveSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 1_100,
+  queryLimits: { web: { maxCharacters: 400, maxWords: 50 } },
   isConfigured: hasApiKey,
 
   async search(request, context) {
     const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
-    checkBraveQuery(request.query);
     const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/res/v1/web/search', {
       q: request.query,
       count: Math.min(request.count, 20),

@@ -224,6 +224,61 @@ test('kagi: a v1 401 to Bot is retried once with Bearer; the scheme that worked 
   }
 });
 
+test('kagi: a key v1 refuses with both schemes is sent straight to v0 by later searches (one request, not three)', async () => {
+  const server = await startProviderStandIn((call) =>
+    call.url.pathname === '/api/v1/search' ? unauthorized : jsonReply(v0Body),
+  );
+  try {
+    for (let index = 0; index < 2; index++) {
+      const response = await kagi.search!({ query: 'q', count: 3 }, standInContext(server, settings));
+      assert.deepEqual(response.quota, { note: 'Kagi balance $123.46' });
+    }
+    // Another key on the same endpoint is not taken for refused.
+    await kagi.search!({ query: 'q', count: 3 }, standInContext(server, { apiKey: 'other-key' }));
+    assert.deepEqual(sent(server.calls), [
+      `POST /api/v1/search Bot ${KEY}`,
+      `POST /api/v1/search Bearer ${KEY}`,
+      `GET /api/v0/search Bot ${KEY}`,
+      `GET /api/v0/search Bot ${KEY}`,
+      'POST /api/v1/search Bot other-key',
+      'POST /api/v1/search Bearer other-key',
+      'GET /api/v0/search Bot other-key',
+    ]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi: once v1 refused a key, a v0 failure still says what v1 answered; apiVersion v1 still asks v1', async () => {
+  let v0Down = false;
+  const server = await startProviderStandIn((call) => {
+    if (call.url.pathname === '/api/v1/search') return unauthorized;
+    return v0Down
+      ? jsonReply({ meta, error: [{ code: 1, message: 'Internal error' }] }, 500)
+      : jsonReply(v0Body);
+  });
+  try {
+    await kagi.search!({ query: 'q', count: 3 }, standInContext(server, settings));
+    v0Down = true;
+    const error = await expectProviderError(
+      kagi.search!({ query: 'q', count: 3 }, standInContext(server, settings)),
+      { code: 'HTTP_STATUS', status: 500, message: ['Internal error', 'v1 answered 401 before'] },
+    );
+    assert.equal(error.details.v1Status, 401);
+    await expectProviderError(
+      kagi.search!({ query: 'q', count: 3 }, standInContext(server, { ...settings, apiVersion: 'v1' })),
+      { code: 'HTTP_STATUS', status: 401 },
+    );
+    assert.deepEqual(sent(server.calls).slice(3), [
+      `GET /api/v0/search Bot ${KEY}`,
+      `POST /api/v1/search Bot ${KEY}`,
+      `POST /api/v1/search Bearer ${KEY}`,
+    ]);
+  } finally {
+    await server.close();
+  }
+});
+
 test('kagi: a pinned scheme (authScheme, or a key with its scheme) is not switched: a 401 goes to v0', async () => {
   const server = await startProviderStandIn((call) => {
     if (call.url.pathname !== '/api/v1/search') return jsonReply(v0Body);
@@ -235,11 +290,11 @@ test('kagi: a pinned scheme (authScheme, or a key with its scheme) is not switch
       standInContext(server, { ...settings, authScheme: 'Bot' }),
     );
     assert.deepEqual(pinned.quota, { note: 'Kagi balance $123.46' });
+    // The same Authorization (the scheme in the key this time): v1 refused it already, so v0 straight away.
     await kagi.search!({ query: 'q', count: 3 }, standInContext(server, { apiKey: `Bot ${KEY}` }));
     assert.deepEqual(sent(server.calls), [
       `POST /api/v1/search Bot ${KEY}`,
       `GET /api/v0/search Bot ${KEY}`,
-      `POST /api/v1/search Bot ${KEY}`,
       `GET /api/v0/search Bot ${KEY}`,
     ]);
   } finally {

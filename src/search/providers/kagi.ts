@@ -41,6 +41,13 @@ type Scheme = 'Bot' | 'Bearer';
 const acceptedSchemes = new Map<string, Scheme>();
 
 /**
+ * Endpoints and keys v1 refused (401/403/404 with every scheme it was sent with), for this process, with the status
+ * it answered: later calls go straight to v0 — one request instead of three for a key without v1 access. Keyed by
+ * base URL and the pinned `Authorization`, or the bare key when unpinned (both schemes were tried). Memory only.
+ */
+const v1Refusals = new Map<string, number>();
+
+/**
  * The `Authorization` the settings pin, if any: `authScheme: Bot|Bearer`, or a key that already starts with a
  * scheme (sent as it is). The 2025 OpenAPI spec, the help center and the v0 docs say `Bot <token>`; the 2026
  * generated clients send `Bearer <token>`: unpinned, v1 is tried with both (see `searchV1Either`).
@@ -141,7 +148,7 @@ function v1Status(error: unknown): number | undefined {
  * Kagi Search API: v1 (`POST /api/v1/search`, `{query, workflow: "search", limit}`) first — sent with `Bot`, and
  * after a 401 once more with `Bearer` (or the other way round once `Bearer` worked) unless `authScheme` pins one;
  * when v1 still refuses the key (401/403/404: v1 is invite-only) the legacy v0 (`GET /api/v0/search?q=&limit=`,
- * `Bot`) is asked instead.
+ * `Bot`) is asked instead, and for that key and endpoint straight away from then on (per process, `v1Refusals`).
  * `apiVersion: v0|v1` in settings pins one. Errors come as `{meta, error:{code,msg}}` or
  * `{meta, error:[{code,message}]}`; both are read. v0's `meta.api_balance` (the only quota signal Kagi gives) becomes
  * `quota.note`. There is no balance endpoint, so no `quota()`: the chain keeps the last balance seen in the store and
@@ -161,36 +168,44 @@ export const kagiSearchProvider: SearchProvider = {
     const warnings = warningsFor(request);
     const withWarnings = warnings.length > 0 ? { warnings } : {};
     if (version !== 'v0') {
+      const memory = `${context.settings.baseUrl ?? DEFAULT_BASE_URL}\n${pinnedAuthorization(apiKey, context) ?? apiKey}`;
+      const refused = version === 'v1' ? undefined : v1Refusals.get(memory);
+      if (refused !== undefined) return answerFromV0(request, context, apiKey, withWarnings, refused);
       try {
         const results = await searchV1Either(request, context, apiKey);
         return { results: firstResults(results, request.count), ...withWarnings };
       } catch (error) {
         const status = v1Status(error);
         if (version === 'v1' || status === undefined) throw error;
-        try {
-          return await answerFromV0(request, context, apiKey, withWarnings);
-        } catch (v0Error) {
-          if (!isPeriscopeError(v0Error)) throw v0Error;
-          throw new PeriscopeError(v0Error.code, `${v0Error.message} (v1 answered ${status} before)`, {
-            retryable: v0Error.retryable,
-            retryAfterMs: v0Error.retryAfterMs,
-            details: { ...v0Error.details, v1Status: status },
-            cause: v0Error,
-          });
-        }
+        v1Refusals.set(memory, status);
+        return answerFromV0(request, context, apiKey, withWarnings, status);
       }
     }
     return answerFromV0(request, context, apiKey, withWarnings);
   },
 };
 
+/** v0's answer; after v1 refused the key with `refusedWith`, a v0 failure says so. */
 async function answerFromV0(
   request: SearchRequest,
   context: ProviderContext,
   apiKey: string,
   withWarnings: { warnings?: string[] },
+  refusedWith?: number,
 ): Promise<ProviderResponse<SearchResult>> {
-  const { results, balance } = await searchV0(request, context, apiKey);
+  let answer: Awaited<ReturnType<typeof searchV0>>;
+  try {
+    answer = await searchV0(request, context, apiKey);
+  } catch (error) {
+    if (refusedWith === undefined || !isPeriscopeError(error)) throw error;
+    throw new PeriscopeError(error.code, `${error.message} (v1 answered ${refusedWith} before)`, {
+      retryable: error.retryable,
+      retryAfterMs: error.retryAfterMs,
+      details: { ...error.details, v1Status: refusedWith },
+      cause: error,
+    });
+  }
+  const { results, balance } = answer;
   return {
     results: firstResults(results, request.count),
     ...withWarnings,

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { providersSchema, searchSchema } from '../../config/search-schema.ts';
+import { createHttpClient } from '../../net/http-client.ts';
+import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
 import {
   expectProviderError,
   jsonReply,
@@ -7,6 +10,7 @@ import {
   standInContext,
   startProviderStandIn,
 } from '../../testing/provider-stand-in.ts';
+import { createSearchChain } from '../chain.ts';
 import { tavilySearchProvider as tavily } from './tavily.ts';
 
 const settings = { apiKey: 'tvly-dev-test-key' };
@@ -155,23 +159,31 @@ test('tavily quota(): GET /usage, the key limit first, else the plan; counters s
 });
 
 test('tavily: a query over 400 characters is INVALID_INPUT for search and images, and no request is sent', async () => {
+  assert.deepEqual(tavily.queryLimits, { web: { maxCharacters: 400 }, images: { maxCharacters: 400 } });
   const server = await startProviderStandIn(() => jsonReply({ query: 'q', images: [], results: [] }));
   try {
-    const context = standInContext(server, settings);
-    await tavily.search!({ query: 'ü'.repeat(400), count: 3 }, context);
+    const chain = createSearchChain({
+      search: searchSchema.parse({ chain: ['tavily'], timeoutMs: 3000 }),
+      providers: providersSchema.parse({ tavily: { ...settings, baseUrl: server.url, minIntervalMs: 0 } }),
+      env: {},
+      httpFetch: createHttpClient({ beforeConnect: createLoopbackConnectGuard().beforeConnect }),
+    });
+    await chain.search({ query: 'ü'.repeat(400), count: 3 });
     assert.equal(server.calls.length, 1, '400 characters (not bytes) pass');
     const query = 'ü'.repeat(401);
     for (const run of [
-      () => tavily.search!({ query, count: 3 }, context),
-      () => tavily.searchImages!({ query, count: 3 }, context),
+      () => chain.search({ query, count: 3 }, { provider: 'tavily' }),
+      () => chain.searchImages({ query, count: 3 }, { provider: 'tavily' }),
     ]) {
       await expectProviderError(run(), {
         code: 'INVALID_INPUT',
         retryable: false,
         reason: 'query-too-long',
-        message: ['tavily', '401 characters', 'limit of 400', 'shorten the query'],
+        message: ['tavily', '401 characters', 'limit of 400 characters', 'shorten the query'],
       });
     }
+    // In the chain, without --provider: every provider refused the query, so asking again cannot help.
+    await expectProviderError(chain.search({ query, count: 3 }), { code: 'ALL_FAILED', retryable: false });
     assert.equal(server.calls.length, 1);
   } finally {
     await server.close();

@@ -1,4 +1,3 @@
-import { PeriscopeError } from '../../errors.ts';
 import type { ProviderErrorRules } from '../provider-errors.ts';
 import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
 import {
@@ -23,23 +22,8 @@ const ERRORS: ProviderErrorRules = {
   classify: ({ status }) => (status === 432 || status === 433 ? 'quota' : undefined),
 };
 
-/** Tavily answers 400 "Query is too long. Max query length is 400 characters." (FORMATS.md). */
-const MAX_QUERY_CHARACTERS = 400;
-
-/** A query Tavily would refuse is INVALID_INPUT (`query-too-long`) before any request; the chain skips Tavily for it. */
-function checkQuery(query: string): void {
-  const characters = [...query].length;
-  if (characters <= MAX_QUERY_CHARACTERS) return;
-  throw new PeriscopeError(
-    'INVALID_INPUT',
-    `tavily: the query has ${characters} characters, over Tavily's limit of ${MAX_QUERY_CHARACTERS}; shorten the query`,
-    { details: { provider: ID, reason: 'query-too-long', characters, maxCharacters: MAX_QUERY_CHARACTERS } },
-  );
-}
-
 async function post(context: ProviderContext, path: string, json: Record<string, unknown>) {
   const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
-  if (typeof json.query === 'string') checkQuery(json.query);
   const reply = await requestProviderJson(context, {
     provider: ID,
     url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, path),
@@ -80,8 +64,9 @@ function usageToQuota(body: Record<string, unknown>): QuotaInfo {
 /**
  * Tavily: `POST /search` with `Authorization: Bearer tvly-…`; images come from the same call with
  * `include_images` (strings, or `{url, description}` with `include_image_descriptions`). `quota()` asks `/usage`
- * (free). 432/433 (plan / pay-as-you-go limit) are quota exhaustion. A query over 400 characters is INVALID_INPUT
- * without a request.
+ * (free). 432/433 (plan / pay-as-you-go limit) are quota exhaustion. A query over 400 characters is refused with 400
+ * "Query is too long. Max query length is 400 characters." (FORMATS.md): the chain skips Tavily for a longer query
+ * (`queryLimits`).
  *
  * minIntervalMs 600: 100 requests per minute on development keys (FORMATS.md, agentsapis.com guide).
  */
@@ -89,6 +74,7 @@ export const tavilySearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 600,
+  queryLimits: { web: { maxCharacters: 400 }, images: { maxCharacters: 400 } },
   isConfigured: hasApiKey,
 
   async search(request, context) {

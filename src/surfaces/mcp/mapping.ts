@@ -46,7 +46,15 @@ export interface McpCallToolResult {
  * first six. `warnings` name URLs the page asked the browser for (refused sub-requests, downloads): they stay in
  * the library's and the gateway's data, not in what an MCP client may hand the model.
  */
-const PAGE_WRITTEN = ['title', 'byline', 'publishedAt', 'language', 'siteName', 'outline', 'warnings'] as const;
+const PAGE_WRITTEN = [
+  'title',
+  'byline',
+  'publishedAt',
+  'language',
+  'siteName',
+  'outline',
+  'warnings',
+] as const;
 
 /**
  * `content` is what the model reads (the output, then the image when there is one); `structuredContent` is the
