@@ -1,5 +1,5 @@
-import { proxyFromEnvironment } from '../net/proxy.ts';
-import type { HttpClientOptions, LookupFunction, ProxySettings } from '../net/types.ts';
+import { proxyVariables } from '../net/proxy.ts';
+import type { HttpClientOptions, LookupFunction } from '../net/types.ts';
 import type { NetworkConfig } from './schema.ts';
 
 /** One effective proxy setting; `variable` names the environment variable it came from (absent: the config). */
@@ -15,26 +15,14 @@ export interface EffectiveProxy {
   noProxy?: ProxySource;
 }
 
-const VARIABLES: Record<keyof ProxySettings, string[]> = {
-  httpProxy: ['http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'],
-  httpsProxy: ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'],
-  noProxy: ['no_proxy', 'NO_PROXY'],
-};
-
-/** The config's proxy keys, else the conventional variables (`proxyFromEnvironment`'s rules), named. */
+/** The config's proxy keys, else the conventional variables (`proxyVariables`' rules), named. */
 export function effectiveProxy(network: NetworkConfig, env: NodeJS.ProcessEnv = process.env): EffectiveProxy {
-  const fromEnvironment = proxyFromEnvironment(env);
-  const source = (key: keyof ProxySettings): ProxySource | undefined => {
-    const value = fromEnvironment[key];
-    if (value === undefined) return undefined;
-    const variable = VARIABLES[key].find((name) => env[name]?.trim() === value) ?? 'the environment';
-    return { value, variable };
-  };
+  const fromEnvironment = proxyVariables(env);
   const effective: EffectiveProxy = {};
   const configured = network.proxy ? { value: network.proxy } : undefined;
-  const httpProxy = configured ?? source('httpProxy');
-  const httpsProxy = configured ?? source('httpsProxy');
-  const noProxy = network.noProxy === null ? source('noProxy') : { value: network.noProxy };
+  const httpProxy = configured ?? fromEnvironment.httpProxy;
+  const httpsProxy = configured ?? fromEnvironment.httpsProxy;
+  const noProxy = network.noProxy === null ? fromEnvironment.noProxy : { value: network.noProxy };
   if (httpProxy) effective.httpProxy = httpProxy;
   if (httpsProxy) effective.httpsProxy = httpsProxy;
   if (noProxy) effective.noProxy = noProxy;

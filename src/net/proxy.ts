@@ -53,23 +53,43 @@ export function parseProxyUrl(text: string): ProxyEndpoint {
   return endpoint;
 }
 
+/** A proxy setting read from the environment, with the variable it came from. */
+export interface ProxyVariable {
+  value: string;
+  variable: string;
+}
+
 /**
- * Proxy settings from the conventional variables. Lower-case names win over upper-case ones (curl's rule);
- * ALL_PROXY fills whichever of the two is missing. Empty values count as unset.
+ * Proxy settings from the conventional variables, each with the variable it came from. Lower-case names win over
+ * upper-case ones (curl's rule); ALL_PROXY fills whichever of the two is missing. Empty values count as unset.
  */
-export function proxyFromEnvironment(env: Record<string, string | undefined> = process.env): ProxySettings {
-  const read = (name: string) => {
-    const value = env[name.toLowerCase()] || env[name.toUpperCase()];
-    return value?.trim() || undefined;
+export function proxyVariables(
+  env: Record<string, string | undefined> = process.env,
+): Partial<Record<keyof ProxySettings, ProxyVariable>> {
+  const read = (name: string): ProxyVariable | undefined => {
+    for (const variable of [name.toLowerCase(), name.toUpperCase()]) {
+      const value = env[variable]?.trim();
+      if (value) return { value, variable };
+    }
+    return undefined;
   };
   const all = read('all_proxy');
-  const settings: ProxySettings = {};
+  const found: Partial<Record<keyof ProxySettings, ProxyVariable>> = {};
   const httpProxy = read('http_proxy') ?? all;
   const httpsProxy = read('https_proxy') ?? all;
   const noProxy = read('no_proxy');
-  if (httpProxy) settings.httpProxy = httpProxy;
-  if (httpsProxy) settings.httpsProxy = httpsProxy;
-  if (noProxy) settings.noProxy = noProxy;
+  if (httpProxy) found.httpProxy = httpProxy;
+  if (httpsProxy) found.httpsProxy = httpsProxy;
+  if (noProxy) found.noProxy = noProxy;
+  return found;
+}
+
+/** Proxy settings from the conventional variables (`proxyVariables`, without where each came from). */
+export function proxyFromEnvironment(env: Record<string, string | undefined> = process.env): ProxySettings {
+  const settings: ProxySettings = {};
+  for (const [key, found] of Object.entries(proxyVariables(env))) {
+    settings[key as keyof ProxySettings] = found.value;
+  }
   return settings;
 }
 
