@@ -7,8 +7,8 @@ import type { ExtractMode, RenderedContent } from '../content/types.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { HttpFetch } from '../net/types.ts';
 import type { ProviderErrorRules } from '../search/provider-errors.ts';
-import { providerUrl, requestProviderJson } from '../search/provider-http.ts';
-import type { FetchedPage } from './fetch-backend.ts';
+import { jsonObject, providerUrl, requestProviderJson } from '../search/provider-http.ts';
+import type { FetchBackend, FetchedPage, PageRequest } from './fetch-backend.ts';
 
 /** What every reader back-end is built from: its endpoint, key, headers and attempt deadline. */
 export interface ReaderSettings {
@@ -50,7 +50,7 @@ export function resolveReaderSettings(
 }
 
 /** NOT_CONFIGURED's wording for a reader without its key. */
-export function missingKeyReason(id: string, keyEnv: readonly string[]): string {
+function missingKeyReason(id: string, keyEnv: readonly string[]): string {
   return `${id} has no API key (set ${[...keyEnv, `fetch.backends.${id}.apiKey`].join(' or ')})`;
 }
 
@@ -82,6 +82,53 @@ export async function postReaderJson(
     },
   );
   return reply.body;
+}
+
+/**
+ * A reader service that takes a JSON POST with an API key (exa, firecrawl, infoquest, tavily): what differs between
+ * them is the endpoint, the key's header, the request body and how the answer becomes a page.
+ */
+export interface KeyedReaderSpec {
+  id: string;
+  keyEnv: readonly string[];
+  rendersJavaScript: boolean;
+  defaultBaseUrl: string;
+  /** Appended to the base URL. */
+  path?: string;
+  /** The header carrying the key; `Authorization: Bearer <key>` unless said. */
+  keyHeader?: (apiKey: string) => Record<string, string>;
+  errors?: ProviderErrorRules;
+  /** The JSON body that asks for this page. */
+  requestBody(request: PageRequest): unknown;
+  /** The answer (a JSON object) → the page, through `readerPage`. */
+  readAnswer(body: Record<string, unknown>, request: PageRequest): Promise<FetchedPage>;
+}
+
+/** The back-end for a KeyedReaderSpec: NOT_CONFIGURED without a key, else one POST within `timeoutMs`. */
+export function createKeyedReader(spec: KeyedReaderSpec, settings: ReaderSettings): FetchBackend {
+  const keyHeader = spec.keyHeader ?? ((apiKey: string) => ({ authorization: `Bearer ${apiKey}` }));
+  return {
+    id: spec.id,
+    kind: 'reader',
+    rendersJavaScript: spec.rendersJavaScript,
+    unavailableReason: () =>
+      settings.apiKey === undefined ? missingKeyReason(spec.id, spec.keyEnv) : undefined,
+    async fetchPage(request, context) {
+      const apiKey = settings.apiKey ?? '';
+      const body = jsonObject(
+        spec.id,
+        await postReaderJson(context, settings, {
+          backend: spec.id,
+          url: readerEndpoint(spec.id, settings, spec.defaultBaseUrl, spec.path),
+          headers: keyHeader(apiKey),
+          json: spec.requestBody(request),
+          secrets: [apiKey],
+          ...(spec.errors ? { errors: spec.errors } : {}),
+        }),
+      );
+      return spec.readAnswer(body, request);
+    },
+  };
 }
 
 /** The guarded client with the attempt's deadline as its total timeout. */

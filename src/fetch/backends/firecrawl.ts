@@ -1,14 +1,7 @@
 import { PeriscopeError } from '../../errors.ts';
-import { jsonObject } from '../../search/provider-http.ts';
 import { asRecord, optionalNumber, optionalText } from '../../search/provider-text.ts';
 import type { FetchBackend } from '../fetch-backend.ts';
-import {
-  missingKeyReason,
-  postReaderJson,
-  type ReaderSettings,
-  readerEndpoint,
-  readerPage,
-} from '../reader-http.ts';
+import { createKeyedReader, type ReaderSettings, readerPage } from '../reader-http.ts';
 
 const ID = 'firecrawl';
 export const FIRECRAWL_KEY_ENV = ['FIRECRAWL_API_KEY'] as const;
@@ -20,48 +13,41 @@ const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
  * statusCode, …}}}`. Errors are `{success: false, error}` with 401, 402 (credits: quota), 429 and 5xx.
  */
 export function createFirecrawlBackend(settings: ReaderSettings): FetchBackend {
-  return {
-    id: ID,
-    kind: 'reader',
-    rendersJavaScript: true,
-    unavailableReason: () =>
-      settings.apiKey === undefined ? missingKeyReason(ID, FIRECRAWL_KEY_ENV) : undefined,
-    async fetchPage(request, context) {
-      const apiKey = settings.apiKey ?? '';
-      const body = jsonObject(
-        ID,
-        await postReaderJson(context, settings, {
+  return createKeyedReader(
+    {
+      id: ID,
+      keyEnv: FIRECRAWL_KEY_ENV,
+      rendersJavaScript: true,
+      defaultBaseUrl: DEFAULT_BASE_URL,
+      path: '/v2/scrape',
+      requestBody: (request) => ({
+        url: request.url.href,
+        formats: ['markdown'],
+        onlyMainContent: true,
+        timeout: Math.max(1_000, settings.timeoutMs - 1_000),
+      }),
+      async readAnswer(body, request) {
+        const data = asRecord(body.data);
+        if (body.success === false || data === undefined || typeof data.markdown !== 'string') {
+          const said = optionalText(body.error) ?? 'no data.markdown in the answer';
+          throw new PeriscopeError('HTTP_STATUS', `${ID}: ${said}`, {
+            retryable: true,
+            details: { provider: ID, reason: 'unexpected-response' },
+          });
+        }
+        const metadata = asRecord(data.metadata);
+        return readerPage({
           backend: ID,
-          url: readerEndpoint(ID, settings, DEFAULT_BASE_URL, '/v2/scrape'),
-          headers: { authorization: `Bearer ${apiKey}` },
-          json: {
-            url: request.url.href,
-            formats: ['markdown'],
-            onlyMainContent: true,
-            timeout: Math.max(1_000, settings.timeoutMs - 1_000),
-          },
-          secrets: [apiKey],
-        }),
-      );
-      const data = asRecord(body.data);
-      if (body.success === false || data === undefined || typeof data.markdown !== 'string') {
-        const said = optionalText(body.error) ?? 'no data.markdown in the answer';
-        throw new PeriscopeError('HTTP_STATUS', `${ID}: ${said}`, {
-          retryable: true,
-          details: { provider: ID, reason: 'unexpected-response' },
+          url: request.url,
+          body: { markdown: data.markdown },
+          mode: request.mode,
+          title: optionalText(metadata?.title),
+          finalUrl: optionalText(metadata?.url) ?? optionalText(metadata?.sourceURL),
+          status: optionalNumber(metadata?.statusCode),
+          publishedAt: optionalText(metadata?.publishedTime),
         });
-      }
-      const metadata = asRecord(data.metadata);
-      return readerPage({
-        backend: ID,
-        url: request.url,
-        body: { markdown: data.markdown },
-        mode: request.mode,
-        title: optionalText(metadata?.title),
-        finalUrl: optionalText(metadata?.url) ?? optionalText(metadata?.sourceURL),
-        status: optionalNumber(metadata?.statusCode),
-        publishedAt: optionalText(metadata?.publishedTime),
-      });
+      },
     },
-  };
+    settings,
+  );
 }

@@ -1,15 +1,8 @@
 import { PeriscopeError } from '../../errors.ts';
 import type { ProviderErrorRules } from '../../search/provider-errors.ts';
-import { jsonObject } from '../../search/provider-http.ts';
 import { optionalText, records } from '../../search/provider-text.ts';
 import type { FetchBackend } from '../fetch-backend.ts';
-import {
-  missingKeyReason,
-  postReaderJson,
-  type ReaderSettings,
-  readerEndpoint,
-  readerPage,
-} from '../reader-http.ts';
+import { createKeyedReader, type ReaderSettings, readerPage } from '../reader-http.ts';
 
 const ID = 'tavily';
 export const TAVILY_KEY_ENV = ['TAVILY_API_KEY'] as const;
@@ -26,47 +19,40 @@ const ERRORS: ProviderErrorRules = {
  * could not read is in `failed_results[0].error`.
  */
 export function createTavilyBackend(settings: ReaderSettings): FetchBackend {
-  return {
-    id: ID,
-    kind: 'reader',
-    rendersJavaScript: false,
-    unavailableReason: () =>
-      settings.apiKey === undefined ? missingKeyReason(ID, TAVILY_KEY_ENV) : undefined,
-    async fetchPage(request, context) {
-      const apiKey = settings.apiKey ?? '';
-      const body = jsonObject(
-        ID,
-        await postReaderJson(context, settings, {
+  return createKeyedReader(
+    {
+      id: ID,
+      keyEnv: TAVILY_KEY_ENV,
+      rendersJavaScript: false,
+      defaultBaseUrl: DEFAULT_BASE_URL,
+      path: '/extract',
+      errors: ERRORS,
+      requestBody: (request) => ({
+        urls: [request.url.href],
+        extract_depth: 'basic',
+        format: request.mode === 'text' ? 'text' : 'markdown',
+        include_images: false,
+      }),
+      async readAnswer(body, request) {
+        const result = records(body.results)[0];
+        const rawContent = result?.raw_content;
+        if (result === undefined || typeof rawContent !== 'string') {
+          const failed = records(body.failed_results)[0];
+          const said = optionalText(failed?.error) ?? 'no results[0].raw_content in the answer';
+          throw new PeriscopeError('HTTP_STATUS', `${ID}: could not extract ${request.url.href}: ${said}`, {
+            retryable: true,
+            details: { provider: ID, reason: failed ? 'reader-failed' : 'unexpected-response' },
+          });
+        }
+        return readerPage({
           backend: ID,
-          url: readerEndpoint(ID, settings, DEFAULT_BASE_URL, '/extract'),
-          headers: { authorization: `Bearer ${apiKey}` },
-          json: {
-            urls: [request.url.href],
-            extract_depth: 'basic',
-            format: request.mode === 'text' ? 'text' : 'markdown',
-            include_images: false,
-          },
-          secrets: [apiKey],
-          errors: ERRORS,
-        }),
-      );
-      const result = records(body.results)[0];
-      const rawContent = result?.raw_content;
-      if (result === undefined || typeof rawContent !== 'string') {
-        const failed = records(body.failed_results)[0];
-        const said = optionalText(failed?.error) ?? 'no results[0].raw_content in the answer';
-        throw new PeriscopeError('HTTP_STATUS', `${ID}: could not extract ${request.url.href}: ${said}`, {
-          retryable: true,
-          details: { provider: ID, reason: failed ? 'reader-failed' : 'unexpected-response' },
+          url: request.url,
+          body: { markdown: rawContent },
+          mode: request.mode,
+          finalUrl: optionalText(result.url),
         });
-      }
-      return readerPage({
-        backend: ID,
-        url: request.url,
-        body: { markdown: rawContent },
-        mode: request.mode,
-        finalUrl: optionalText(result.url),
-      });
+      },
     },
-  };
+    settings,
+  );
 }
