@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { httpCall } from '../src/testing/http-call.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import { type CliRun, runNode } from './support/run-cli.ts';
 
 const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
 const PAGE = `<!doctype html><html><head><title>Slow page</title></head><body><article><h1>Slow page</h1>
@@ -46,20 +47,8 @@ after(async () => {
 
 const env = () => ({ PATH: process.env.PATH ?? '', HOME: folder, XDG_STATE_HOME: folder });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--config', config], { cwd: folder, env: env() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[]): Promise<CliRun> {
+  return runNode([BIN, ...args, '--config', config], { cwd: folder, env: env() });
 }
 
 interface Served {

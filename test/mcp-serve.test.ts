@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { httpCall } from '../src/testing/http-call.ts';
 import { mcpToolSuite, type StandIn, startStandIn, writeConfig } from './mcp-conformance.ts';
+import { type CliRun, runNode } from './support/run-cli.ts';
 
 const BIN = fileURLToPath(new URL('../bin/periscope.js', import.meta.url));
 
@@ -29,20 +30,8 @@ const opened: Client[] = [];
 
 const env = () => ({ PATH: process.env.PATH ?? '', HOME: folder });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--config', config], { cwd: folder, env: env() });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      err += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: out, stderr: err }));
-  });
+function run(args: string[]): Promise<CliRun> {
+  return runNode([BIN, ...args, '--config', config], { cwd: folder, env: env() });
 }
 
 async function connect(path = '/mcp', bearer = key): Promise<Client> {
@@ -176,16 +165,7 @@ test('serve: the official MCP Inspector (CLI mode, Streamable HTTP, with the key
     'query=inspector over http',
   ];
   // The Inspector reads its own package.json relative to the working directory: run it from its build folder.
-  const child = spawn(process.execPath, args, { cwd: dirname(INSPECTOR), env: env() });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    err += chunk;
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { code, stdout: out, stderr: err } = await runNode(args, { cwd: dirname(INSPECTOR), env: env() });
   assert.equal(code, 0, err);
   const result = JSON.parse(out) as { isError: boolean; content: Array<{ text: string }> };
   assert.equal(result.isError, false);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mcpToolSuite, type StandIn, startStandIn, writeConfig } from './mcp-conformance.ts';
+import { runNode } from './support/run-cli.ts';
 
 const BIN = fileURLToPath(new URL('../bin/periscope.js', import.meta.url));
 
@@ -140,24 +141,11 @@ test('stdio: the official MCP Inspector (CLI mode) lists and calls the tools', {
   skip: existsSync(INSPECTOR) ? false : '@modelcontextprotocol/inspector-cli is not installed',
 }, async () => {
   const config = writeConfig(folder, standIn);
+  // The Inspector reads its own package.json at a path relative to the working directory: run it from its build folder.
   const inspect = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      // The Inspector reads its own package.json at a path relative to the working directory: run it from its build folder.
-      const child = spawn(
-        process.execPath,
-        [INSPECTOR, process.execPath, BIN, 'mcp', '--config', config, ...args],
-        { cwd: dirname(INSPECTOR), env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let stdout = '';
-      let stderrText = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.stderr.on('data', (chunk) => {
-        stderrText += chunk;
-      });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr: stderrText }));
+    runNode([INSPECTOR, process.execPath, BIN, 'mcp', '--config', config, ...args], {
+      cwd: dirname(INSPECTOR),
+      env: env(),
     });
   const listed = await inspect(['--method', 'tools/list']);
   assert.equal(listed.code, 0, listed.stderr);

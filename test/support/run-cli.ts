@@ -22,10 +22,18 @@ export interface RunCliOptions {
  * state directory is the test's own), and collects what it printed.
  */
 export function runCli(args: readonly string[], options: RunCliOptions): Promise<CliRun> {
+  return runNode([BIN, ...args], {
+    ...options,
+    env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },
+  });
+}
+
+/** Runs `node <args>` (this Node) with exactly `options.env`, stdin given then closed, and collects what it printed. */
+export function runNode(args: readonly string[], options: RunCliOptions): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },
+      env: options.env ?? {},
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
