@@ -37,3 +37,17 @@ function exitQuietlyOnClosedPipe(stream: NodeJS.WritableStream): void {
 export function writeLine(stream: NodeJS.WritableStream, text: string): void {
   stream.write(text.endsWith('\n') ? text : `${text}\n`);
 }
+
+/** Rows as columns padded to their widest cell, two spaces apart. */
+export function writeTable(stream: NodeJS.WritableStream, rows: readonly (readonly string[])[]): void {
+  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
+  for (const row of rows) {
+    writeLine(
+      stream,
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
+  }
+}

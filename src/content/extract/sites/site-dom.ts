@@ -76,12 +76,18 @@ export function* descendants(root: LightElement): Generator<LightElement> {
         continue;
       }
     }
-    while (node && !node.nextSibling) {
-      const parent: LightElement | null = node.parentNode as LightElement | null;
-      node = parent === root || !parent ? null : parent;
-    }
-    node = node ? node.nextSibling : null;
+    node = nextOutside(node, root);
   }
+}
+
+/** The node after `node` and everything inside it, in document order, staying below `root`; null at the end. */
+function nextOutside(node: LightChildNode, root: LightElement): LightChildNode | null {
+  let current: LightChildNode | null = node;
+  while (current && !current.nextSibling) {
+    const parent: LightElement | null = current.parentNode as LightElement | null;
+    current = parent === root || !parent ? null : parent;
+  }
+  return current ? current.nextSibling : null;
 }
 
 export function findFirst(
@@ -105,11 +111,7 @@ export function findAll(root: LightElement, test: (element: LightElement) => boo
         continue;
       }
     }
-    while (node && !node.nextSibling) {
-      const parent: LightElement | null = node.parentNode as LightElement | null;
-      node = parent === root || !parent ? null : parent;
-    }
-    node = node ? node.nextSibling : null;
+    node = nextOutside(node, root);
   }
   return found;
 }

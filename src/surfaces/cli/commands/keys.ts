@@ -12,7 +12,7 @@ import {
 } from '../../gateway/api-keys.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import { COMMON_FLAGS, integerFlag, parseFlags } from '../flags.ts';
-import { type CliIo, writeLine } from '../io.ts';
+import { type CliIo, writeLine, writeTable } from '../io.ts';
 
 export const KEYS_HELP = `Usage: periscope keys create --agent ID [--credits N] [--rate N/unit] [--admin] [--note TEXT]
        periscope keys list [--json]
@@ -162,16 +162,7 @@ async function list(store: Store, json: boolean, rest: string[], io: CliIo): Pro
       key.note ?? '',
     ]),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) {
-    writeLine(
-      io.stdout,
-      row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join('  ')
-        .trimEnd(),
-    );
-  }
+  writeTable(io.stdout, rows);
   return EXIT_OK;
 }
 

@@ -13,7 +13,7 @@ import {
   type ParsedFlags,
   parseFlags,
 } from '../flags.ts';
-import { type CliIo, writeLine } from '../io.ts';
+import { type CliIo, writeLine, writeTable } from '../io.ts';
 import { usageLines } from './usage-table.ts';
 
 export const STATUS_HELP = `Usage: periscope status [--json] [--day YYYY-MM-DD] [--agent ID] [--config FILE]
@@ -94,16 +94,7 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
         quota(provider),
       ]),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) {
-    writeLine(
-      io.stdout,
-      row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join('  ')
-        .trimEnd(),
-    );
-  }
+  writeTable(io.stdout, rows);
   // Notes a provider carries about itself (Google CSE: closed to new customers).
   const notes = inOrder([...providers]).filter((provider) => provider.note);
   if (notes.length > 0) writeLine(io.stdout, '');
