@@ -1,7 +1,8 @@
 import type { AllowList } from '../net/allow-list.ts';
 import { checkUrl } from '../net/url-policy.ts';
 import { canonicalUrl } from './canonical-url.ts';
-import { cleanText, normaliseDate } from './normalise-text.ts';
+import { normaliseDate } from './normalise-date.ts';
+import { cleanText } from './normalise-text.ts';
 import type { ImageResult, SearchResult } from './types.ts';
 
 /**
