@@ -45,6 +45,14 @@ export interface ProviderAttempt {
   results?: number;
   /** When it may be asked again (rate limit, cooldown), when known. */
   retryAfterMs?: number;
+  /** Not `ok`: whether asking it again may help (false for a refused key, a refused request). */
+  retryable?: boolean;
+  /** Not `ok`: the HTTP status the provider answered with, when it answered. */
+  status?: number;
+  /** Not `ok`: the error's `details.reason` (`invalid-key`, `quota`, `rate-limited`, `query-too-long`…). */
+  reason?: string;
+  /** Not `ok`: the provider's own error code (`SUBSCRIPTION_TOKEN_INVALID`, `VALIDATION`…). */
+  providerCode?: string;
 }
 
 /** One back-end's part in a web_fetch call (`data.attempts`, and `details.attempts` of a failed call). */

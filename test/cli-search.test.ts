@@ -54,6 +54,14 @@ before(async () => {
           error: { code: 'RATE_LIMITED', detail: 'Too many requests' },
         }),
       ),
+    'GET /refused/res/v1/web/search': (_request, response) =>
+      response
+        .writeHead(422, { 'content-type': 'application/json' })
+        .end(fixture('brave-error-422-subscription-token-invalid.json')),
+    'GET /invalid/res/v1/web/search': (_request, response) =>
+      response
+        .writeHead(422, { 'content-type': 'application/json' })
+        .end(fixture('brave-error-422-validation.json')),
     'GET /tavily/usage': (_request, response) =>
       json(response, 200, { key: { usage: 150, limit: 1000 }, account: { current_plan: 'Bootstrap' } }),
   });
@@ -207,6 +215,103 @@ test('a 429 with Retry-After: 60 in one run benches the provider for the next ru
   // Another state folder: another user, nothing carried over.
   const fresh = await run(['status', '--config', limited], { BRAVE_API_KEY: 'k' });
   assert.match(fresh.stdout, /\nbrave +1 +env BRAVE_API_KEY +ok +–\n/);
+});
+
+interface FailedSearch {
+  isError: boolean;
+  data: {
+    error: {
+      code: string;
+      retryable: boolean;
+      details: { provider?: string; status?: number; reason?: string; providerCode?: string };
+    };
+    attempts: Array<Record<string, unknown>>;
+  };
+}
+
+/** The fields of a failure that must survive from the provider to the JSON a user or a program reads. */
+const saidBy = (value: Record<string, unknown>) => ({
+  code: value.code,
+  retryable: value.retryable,
+  status: value.status,
+  reason: value.reason,
+  providerCode: value.providerCode,
+});
+
+test('search --json: what brave said (a refused key, a 422 VALIDATION) reaches data.error and data.attempts', async () => {
+  const configFor = (name: string, chain: string[], bravePath: string) => {
+    const file = join(folder, `${name}.config.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        search: { chain, timeoutMs: 2000 },
+        providers: {
+          brave: { baseUrl: `${server.url}/${bravePath}`, minIntervalMs: 0 },
+          wikipedia: { baseUrl: `${server.url}/wiki`, minIntervalMs: 0 },
+        },
+      }),
+    );
+    return file;
+  };
+  const env = { BRAVE_API_KEY: 'k' };
+  const refusedKey = {
+    code: 'HTTP_STATUS',
+    retryable: false,
+    status: 422,
+    reason: 'invalid-key',
+    providerCode: 'SUBSCRIPTION_TOKEN_INVALID',
+  };
+
+  const forcedRun = await run(
+    [
+      'search',
+      'tide',
+      '--json',
+      '--provider',
+      'brave',
+      '--config',
+      configFor('refused', ['brave'], 'refused'),
+    ],
+    env,
+  );
+  assert.equal(forcedRun.code, 1, forcedRun.stderr);
+  const forced = JSON.parse(forcedRun.stdout) as FailedSearch;
+  assert.equal(forced.isError, true);
+  assert.deepEqual(saidBy({ ...forced.data.error, ...forced.data.error.details }), refusedKey);
+  assert.deepEqual(
+    forced.data.attempts.map((attempt) => ({ provider: attempt.provider, ...saidBy(attempt) })),
+    [{ provider: 'brave', ...refusedKey }],
+  );
+
+  const allRun = await run(
+    ['search', 'tide', '--json', '--config', configFor('invalid', ['brave', 'wikipedia'], 'invalid')],
+    env,
+  );
+  assert.equal(allRun.code, 1, allRun.stderr);
+  const all = JSON.parse(allRun.stdout) as FailedSearch;
+  assert.equal(all.data.error.code, 'ALL_FAILED');
+  assert.equal(all.data.error.retryable, true, 'wikipedia’s 503 may pass');
+  assert.deepEqual(
+    all.data.attempts.map((attempt) => ({ provider: attempt.provider, ...saidBy(attempt) })),
+    [
+      {
+        provider: 'brave',
+        code: 'HTTP_STATUS',
+        retryable: false,
+        status: 422,
+        reason: undefined,
+        providerCode: 'VALIDATION',
+      },
+      {
+        provider: 'wikipedia',
+        code: 'HTTP_STATUS',
+        retryable: true,
+        status: 503,
+        reason: undefined,
+        providerCode: undefined,
+      },
+    ],
+  );
 });
 
 test('usage mistakes are exit 2 with one line; every command has --help', async () => {

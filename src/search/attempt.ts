@@ -81,6 +81,23 @@ function timeoutError(attempt: AttemptSettings): PeriscopeError {
   );
 }
 
+/**
+ * What a failure said, as its attempt keeps it: whether asking again may help, and the provider's own account
+ * (HTTP status, `details.reason`, its error code), so `data.attempts` and the chain's final error lose nothing.
+ */
+export function failureFacts(
+  error: PeriscopeError,
+): Pick<SearchAttempt, 'retryable' | 'retryAfterMs' | 'status' | 'reason' | 'providerCode'> {
+  const { status, reason, providerCode } = error.details;
+  return {
+    retryable: error.retryable,
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    ...(typeof status === 'number' ? { status } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
+    ...(typeof providerCode === 'string' ? { providerCode } : {}),
+  };
+}
+
 /** `brave: rate limited (HTTP 429)` → `rate limited (HTTP 429)`: the attempt already names the provider. */
 export function withoutProviderPrefix(id: string, message: string): string {
   return message.startsWith(`${id}: `) ? message.slice(id.length + 2) : message;

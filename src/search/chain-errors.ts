@@ -1,6 +1,6 @@
 import type { ProvidersConfig, SearchConfig } from '../config/search-schema.ts';
 import { PeriscopeError } from '../errors.ts';
-import type { SearchAttempt } from './attempt.ts';
+import { type SearchAttempt, withoutProviderPrefix } from './attempt.ts';
 import type { SearchProvider } from './types.ts';
 
 /** Fallback on everything except a refused query, a cancelled call and a blocked URL. */
@@ -64,22 +64,20 @@ export function describeAttempt(attempt: SearchAttempt): string {
 }
 
 /**
- * ALL_FAILED naming every attempt's reason, retryAfterMs the soonest known. Retryable unless every attempt was one
- * that asking again cannot change: no credentials (NOT_CONFIGURED) or a query the provider refuses (INVALID_INPUT).
+ * ALL_FAILED naming every attempt's reason, retryAfterMs the soonest known. Retryable when at least one attempt
+ * was: asking again cannot change a chain where every provider refused for good (no credentials, a refused key, a
+ * refused request, a query it cannot take), but one rate limit, timeout, 5xx or cooldown among them may pass.
  */
 export function allFailed(kind: { name: 'web' | 'images' }, attempts: SearchAttempt[]): PeriscopeError {
   const retryAfters = attempts.flatMap((attempt) =>
     attempt.retryAfterMs === undefined ? [] : [attempt.retryAfterMs],
-  );
-  const transient = attempts.some(
-    (attempt) => attempt.code !== 'NOT_CONFIGURED' && attempt.code !== 'INVALID_INPUT',
   );
   const label = kind.name === 'web' ? 'search' : 'image search';
   return new PeriscopeError(
     'ALL_FAILED',
     `every ${label} provider failed, so there are no results to show (this is not an empty result): ${attempts.map(describeAttempt).join('; ')}`,
     {
-      retryable: transient,
+      retryable: attempts.some((attempt) => attempt.retryable !== false),
       retryAfterMs: retryAfters.length > 0 ? Math.min(...retryAfters) : undefined,
       details: { attempts },
     },
@@ -87,21 +85,24 @@ export function allFailed(kind: { name: 'web' | 'images' }, attempts: SearchAtte
 }
 
 /**
- * With --provider, the provider's own failure (or its skip reason), attempts attached; `details` adds the skip's
- * own (a query too long: `reason`, the limit). Not retryable when asking again cannot change it: no credentials, or
- * a query the provider refuses.
+ * With --provider, the provider's own failure as it gave it — code, message, `retryable`, `retryAfterMs` and its
+ * details (`status`, `reason`, `providerCode`…) — with `provider` and the attempts added. For a skip (no
+ * credentials) there is no error: the attempt says it, and it is not retryable.
  */
-export function forcedFailure(
-  id: string,
-  attempts: SearchAttempt[],
-  details: Record<string, unknown> = {},
-): PeriscopeError {
+export function forcedFailure(id: string, attempts: SearchAttempt[], error?: PeriscopeError): PeriscopeError {
+  if (error !== undefined) {
+    return new PeriscopeError(error.code, `${id}: ${withoutProviderPrefix(id, error.message)}`, {
+      retryable: error.retryable,
+      retryAfterMs: error.retryAfterMs,
+      details: { ...error.details, provider: id, attempts },
+      cause: error,
+    });
+  }
   const attempt = attempts[0];
-  const code = attempt?.code ?? 'ALL_FAILED';
-  return new PeriscopeError(code, `${id}: ${attempt?.message ?? 'failed'}`, {
-    retryable: code !== 'NOT_CONFIGURED' && code !== 'INVALID_INPUT',
+  return new PeriscopeError(attempt?.code ?? 'ALL_FAILED', `${id}: ${attempt?.message ?? 'failed'}`, {
+    retryable: attempt?.retryable ?? false,
     retryAfterMs: attempt?.retryAfterMs,
-    details: { ...details, provider: id, attempts },
+    details: { provider: id, attempts },
   });
 }
 

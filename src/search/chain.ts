@@ -3,7 +3,7 @@ import { PeriscopeError, toPeriscopeError } from '../errors.ts';
 import type { AllowList } from '../net/allow-list.ts';
 import type { HttpFetch } from '../net/types.ts';
 import type { Store } from '../store/store.ts';
-import { runAttempt, type SearchAttempt, withoutProviderPrefix } from './attempt.ts';
+import { failureFacts, runAttempt, type SearchAttempt, withoutProviderPrefix } from './attempt.ts';
 import {
   allFailed,
   checkIds,
@@ -231,6 +231,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
           code: 'NOT_CONFIGURED',
           message: `no credentials: ${state.credentials}`,
           ms: 0,
+          retryable: false,
         });
         continue;
       }
@@ -243,8 +244,9 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
           code: tooLong.code,
           message: withoutProviderPrefix(id, tooLong.message),
           ms: 0,
+          ...failureFacts(tooLong),
         });
-        if (forced !== undefined) throw forcedFailure(forced, attempts, tooLong.details);
+        if (forced !== undefined) throw forcedFailure(forced, attempts, tooLong);
         continue;
       }
       const coolingMs = forced === undefined ? state.health.coolingForMs() : 0;
@@ -257,6 +259,8 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
           message: `cooling down for ${Math.ceil(coolingMs / 1000)} s after: ${withoutProviderPrefix(id, last?.message ?? 'failures')}`,
           ms: 0,
           retryAfterMs: coolingMs,
+          // Benched, not refused: it is asked again once the cooldown ends.
+          retryable: true,
         });
         continue;
       }
@@ -270,7 +274,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
       const settled = await Promise.all(
         group.map((state) => ask(kind, state, request, signal, attempts, group.length === usable.length)),
       );
-      const answered = settled.filter((item) => item !== undefined);
+      const answered = settled.filter((item) => 'results' in item);
       if (answered.length > 0) {
         return {
           provider: answered.map((item) => item.id).join('+'),
@@ -284,24 +288,27 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
         };
       }
     }
+    let lastFailure: PeriscopeError | undefined;
     for (; next < usable.length; next++) {
       const state = usable[next] as ProviderState;
       const answer = await ask(kind, state, request, signal, attempts, next === usable.length - 1);
-      if (answer) {
-        return {
-          provider: answer.id,
-          results: answer.results,
-          attempts: sortAttempts(attempts, ids),
-          warnings: answer.warnings,
-        };
+      if ('failure' in answer) {
+        lastFailure = answer.failure;
+        continue;
       }
+      return {
+        provider: answer.id,
+        results: answer.results,
+        attempts: sortAttempts(attempts, ids),
+        warnings: answer.warnings,
+      };
     }
     const sorted = sortAttempts(attempts, ids);
-    if (forced !== undefined) throw forcedFailure(forced, sorted);
+    if (forced !== undefined) throw forcedFailure(forced, sorted, lastFailure);
     throw allFailed(kind, sorted);
   }
 
-  /** Ask one provider; records the attempt. Undefined when it failed and the next may be asked; throws otherwise. */
+  /** Ask one provider; records the attempt. Its failure when the next may be asked; throws otherwise. */
   async function ask<REQUEST extends { query: string; count: number }, RESULT>(
     kind: Kind<REQUEST, RESULT>,
     state: ProviderState,
@@ -309,7 +316,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
     signal: AbortSignal,
     attempts: SearchAttempt[],
     isLast: boolean,
-  ): Promise<{ id: string; results: RESULT[]; warnings: string[] } | undefined> {
+  ): Promise<{ id: string; results: RESULT[]; warnings: string[] } | { failure: PeriscopeError }> {
     const id = state.provider.id;
     const call = kind.call(state.provider) as NonNullable<ReturnType<typeof kind.call>>;
     const started = performance.now();
@@ -358,7 +365,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
         code: error.code,
         message: withoutProviderPrefix(id, error.message),
         ms: Math.round(performance.now() - started),
-        ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+        ...failureFacts(error),
       });
       if (!shouldFallback(error)) {
         throw new PeriscopeError(error.code, error.message, {
@@ -368,7 +375,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
           cause: error,
         });
       }
-      return undefined;
+      return { failure: error };
     }
   }
 

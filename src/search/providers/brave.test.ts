@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { providersSchema, searchSchema } from '../../config/search-schema.ts';
+import { isPeriscopeError, type PeriscopeError, type ProviderAttempt } from '../../errors.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
 import {
@@ -315,6 +317,164 @@ test('brave: an over-long query skips brave (no request, no mark on its health) 
   } finally {
     await braveServer.close();
     await wikipediaServer.close();
+  }
+});
+
+/** Brave's own error bodies (__fixtures__/brave.sources.md): the refused key and a refused parameter. */
+const braveError = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const REFUSED_KEY = braveError('brave-error-422-subscription-token-invalid.json');
+const VALIDATION = braveError('brave-error-422-validation.json');
+
+async function rejection(promise: Promise<unknown>): Promise<PeriscopeError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(isPeriscopeError(error), String(error));
+    return error;
+  }
+  assert.fail('expected a rejection');
+}
+
+/** What the provider said about a failure: the fields the chain must pass on, on the error and on each attempt. */
+function said(error: PeriscopeError) {
+  return {
+    code: error.code,
+    retryable: error.retryable,
+    status: error.details.status,
+    reason: error.details.reason,
+    providerCode: error.details.providerCode,
+  };
+}
+
+function attemptSaid(attempt: ProviderAttempt | undefined) {
+  return {
+    code: attempt?.code,
+    retryable: attempt?.retryable,
+    status: attempt?.status,
+    reason: attempt?.reason,
+    providerCode: attempt?.providerCode,
+  };
+}
+
+test('brave --provider through the chain: a refused key and a 422 VALIDATION keep retryable, reason, status and providerCode', async () => {
+  const cases = [
+    {
+      body: REFUSED_KEY,
+      expected: {
+        code: 'HTTP_STATUS',
+        retryable: false,
+        status: 422,
+        reason: 'invalid-key',
+        providerCode: 'SUBSCRIPTION_TOKEN_INVALID',
+      },
+    },
+    {
+      body: VALIDATION,
+      expected: {
+        code: 'HTTP_STATUS',
+        retryable: false,
+        status: 422,
+        reason: undefined,
+        providerCode: 'VALIDATION',
+      },
+    },
+  ];
+  for (const { body, expected } of cases) {
+    const server = await startProviderStandIn(() => jsonReply(body, 422));
+    try {
+      const direct = await rejection(
+        brave.search!({ query: 'tide', count: 3 }, standInContext(server, settings)),
+      );
+      assert.deepEqual(said(direct), expected, 'what brave itself says');
+      const chain = braveChain(server.url, server.url);
+      const error = await rejection(chain.search({ query: 'tide', count: 3 }, { provider: 'brave' }));
+      assert.deepEqual(said(error), expected, error.message);
+      assert.equal(error.details.provider, 'brave');
+      const attempts = error.details.attempts as ProviderAttempt[];
+      assert.deepEqual(
+        attempts.map((attempt) => [attempt.provider, attempt.outcome]),
+        [['brave', 'failed']],
+      );
+      assert.deepEqual(attemptSaid(attempts[0]), expected);
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+test('brave in an ALL_FAILED chain: each attempt keeps what its provider said; retryable only while one attempt is', async () => {
+  const braveServer = await startProviderStandIn(() => jsonReply(REFUSED_KEY, 422));
+  const wikipediaServer = await startProviderStandIn(() => jsonReply({ error: 'down' }, 503));
+  // Serper's recorded refusal (fixtures/providers/serper/error-403-unauthorized.json).
+  const serperServer = await startProviderStandIn(() =>
+    jsonReply({ message: 'Unauthorized.', statusCode: 403 }, 403),
+  );
+  try {
+    const withTransient = await rejection(
+      braveChain(braveServer.url, wikipediaServer.url).search({ query: 'tide', count: 3 }),
+    );
+    assert.equal(withTransient.code, 'ALL_FAILED');
+    assert.equal(withTransient.retryable, true, 'wikipedia’s 503 may pass');
+    const [braveAttempt, wikipediaAttempt] = withTransient.details.attempts as ProviderAttempt[];
+    assert.deepEqual(attemptSaid(braveAttempt), {
+      code: 'HTTP_STATUS',
+      retryable: false,
+      status: 422,
+      reason: 'invalid-key',
+      providerCode: 'SUBSCRIPTION_TOKEN_INVALID',
+    });
+    assert.deepEqual(attemptSaid(wikipediaAttempt), {
+      code: 'HTTP_STATUS',
+      retryable: true,
+      status: 503,
+      reason: undefined,
+      providerCode: undefined,
+    });
+
+    braveServer.calls.length = 0;
+    const refusedEverywhere = createSearchChain({
+      search: searchSchema.parse({ chain: ['brave', 'serper'], timeoutMs: 3000 }),
+      providers: providersSchema.parse({
+        brave: { apiKey: settings.apiKey, baseUrl: braveServer.url, minIntervalMs: 0 },
+        serper: { apiKey: 'serper-test-key', baseUrl: serperServer.url, minIntervalMs: 0 },
+      }),
+      env: {},
+      httpFetch: createHttpClient({ beforeConnect: createLoopbackConnectGuard().beforeConnect }),
+    });
+    const refused = await rejection(refusedEverywhere.search({ query: 'tide', count: 3 }));
+    assert.equal(refused.code, 'ALL_FAILED');
+    assert.equal(refused.retryable, false, 'both keys refused: asking again changes nothing');
+    assert.deepEqual(
+      (refused.details.attempts as ProviderAttempt[]).map((attempt) => ({
+        provider: attempt.provider,
+        ...attemptSaid(attempt),
+      })),
+      [
+        {
+          provider: 'brave',
+          code: 'HTTP_STATUS',
+          retryable: false,
+          status: 422,
+          reason: 'invalid-key',
+          providerCode: 'SUBSCRIPTION_TOKEN_INVALID',
+        },
+        {
+          provider: 'serper',
+          code: 'HTTP_STATUS',
+          retryable: false,
+          status: 403,
+          reason: 'invalid-key',
+          providerCode: undefined,
+        },
+      ],
+    );
+    assert.equal(braveServer.calls.length, 1);
+    assert.equal(serperServer.calls.length, 1);
+  } finally {
+    await braveServer.close();
+    await wikipediaServer.close();
+    await serperServer.close();
   }
 });
 
