@@ -451,6 +451,47 @@ test('request bodies over gateway.maxBodyBytes are refused with 413, declared or
   }
 });
 
+test('a client that keeps uploading a refused body is cut off after a bounded drain, having read its 413', async () => {
+  const running = await startGateway({ maxBodyBytes: 1024 });
+  try {
+    const { port } = new URL(running.url);
+    const declared = 256 * 1024 * 1024;
+    const outcome = await new Promise<{ read: string; sent: number; closedBy: string }>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let read = '';
+      let sent = 0;
+      let closedBy = 'server (FIN)';
+      socket.on('data', (chunk: Buffer) => {
+        read += chunk.toString('utf8');
+      });
+      socket.on('error', (error: NodeJS.ErrnoException) => {
+        closedBy = error.code ?? error.message;
+      });
+      socket.on('close', () => resolve({ read, sent, closedBy }));
+      socket.write(
+        `POST /v1/tools/web_fetch HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${declared}\r\n\r\n`,
+      );
+      const piece = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (!socket.destroyed && sent < declared) {
+          sent += piece.length;
+          if (!socket.write(piece)) return void socket.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    assert.match(outcome.read, /^HTTP\/1\.1 413 [\s\S]*"code":"PAYLOAD_TOO_LARGE"/);
+    assert.match(outcome.read, /\r\nconnection: close\r\n/i);
+    assert.ok(
+      outcome.sent < declared,
+      `the gateway read the whole ${declared} bytes (closed by ${outcome.closedBy})`,
+    );
+    assert.equal((await fetchPage(running.url, JSON_TYPE)).status, 200, 'the gateway still answers');
+  } finally {
+    await running.close();
+  }
+});
+
 describe('/mcp: Host and Origin checks against DNS rebinding, then the key', () => {
   let running: Running;
   let key: string;

@@ -91,7 +91,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     (request, response) => {
       handle(request, response).catch((error: unknown) => {
-        sendError(response, toGatewayError(error));
+        sendError(response, toGatewayError(error), request);
       });
     },
   );
