@@ -90,9 +90,9 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
           in: 'header',
           required: false,
           description:
-            'Groups calls into one session (one agent turn), the scope of the repeated-lookup throttle. ' +
-            'Default: each call is its own session.',
-          schema: { type: 'string', maxLength: 128 },
+            "Groups the agent's calls into one session (one agent turn), the scope of the repeated-lookup " +
+            'throttle. Without it each call is its own session, which the throttle never refuses.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
         },
       },
       schemas: {
