@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -60,8 +61,8 @@ interface Served {
 }
 
 /** `periscope serve --port 0`, resolved once it prints its URL. */
-function serve(extra: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', config, ...extra], {
+function serve(extra: string[] = [], configFile = config): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', configFile, ...extra], {
     cwd: folder,
     env: env(),
   });
@@ -209,4 +210,113 @@ test('keys create / list / revoke: the key is printed once, required by serve, a
   const noAgent = await run(['keys', 'create']);
   assert.equal(noAgent.code, 2);
   assert.match(noAgent.stderr, /needs --agent/);
+});
+
+// A body over gateway.maxBodyBytes from clients still uploading when the 413 is written: the gateway must not
+// close under them (a reset loses the answer: the client sees EPIPE instead of the 413).
+const MAX_BODY_BYTES = 1024;
+const OVERSIZED = JSON.stringify({ url: 'http://127.0.0.1/', padding: 'x'.repeat(256 * 1024) });
+
+/** What one client saw: the status and error code it read, or what kept it from reading one. */
+type Outcome = { status: number; code?: string } | { failure: string };
+
+async function fetchOversized(url: string, streamed: boolean): Promise<Outcome> {
+  const bytes = new TextEncoder().encode(OVERSIZED);
+  const body = streamed
+    ? new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 16 * 1024)
+            controller.enqueue(bytes.subarray(at, at + 16 * 1024));
+          controller.close();
+        },
+      })
+    : OVERSIZED;
+  try {
+    const response = await fetch(`${url}/v1/tools/web_fetch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const answer = (await response.json()) as { error?: { code?: string } };
+    return { status: response.status, ...(answer.error?.code ? { code: answer.error.code } : {}) };
+  } catch (error) {
+    const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
+    return { failure: `${(error as Error).message} (${cause?.code ?? cause?.message ?? 'no cause'})` };
+  }
+}
+
+/** A raw socket that sends the head, then the body in 32 KiB pieces 2 ms apart, reading all the while. */
+function slowSocketOversized(url: string, chunked: boolean): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const { port } = new URL(url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const received: Buffer[] = [];
+    let failure: string | undefined;
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      failure = error.code ?? error.message;
+    });
+    const body = Buffer.from(OVERSIZED);
+    const framing = chunked ? 'transfer-encoding: chunked' : `content-length: ${body.length}`;
+    socket.write(
+      `POST /v1/tools/web_fetch HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`,
+    );
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (socket.destroyed) return clearInterval(timer);
+      const piece = body.subarray(sent, sent + 32 * 1024);
+      sent += piece.length;
+      socket.write(
+        chunked
+          ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+          : piece,
+      );
+      if (sent < body.length) return;
+      clearInterval(timer);
+      if (chunked) socket.write('0\r\n\r\n');
+    }, 2);
+    socket.on('close', () => {
+      clearInterval(timer);
+      const text = Buffer.concat(received).toString('utf8');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+      const code = /"code":"([A-Z_]+)"/.exec(text)?.[1];
+      if (failure !== undefined) resolve({ failure: `${failure}, having read ${status ?? 'nothing'}` });
+      else if (status === undefined) resolve({ failure: 'closed before any answer' });
+      else resolve({ status: Number(status), ...(code ? { code } : {}) });
+    });
+  });
+}
+
+/** `count` clients, `atOnce` at a time; every one must have read 413 PAYLOAD_TOO_LARGE. */
+async function assertEveryClientReads413(count: number, atOnce: number, client: () => Promise<Outcome>) {
+  const outcomes: Outcome[] = [];
+  for (let started = 0; started < count; started += atOnce) {
+    outcomes.push(...(await Promise.all(Array.from({ length: Math.min(atOnce, count - started) }, client))));
+  }
+  const others = outcomes.filter((outcome) => !('status' in outcome) || outcome.code !== 'PAYLOAD_TOO_LARGE');
+  assert.deepEqual(others, [], `${others.length} of ${count} clients did not read 413 PAYLOAD_TOO_LARGE`);
+  assert.ok(outcomes.every((outcome) => 'status' in outcome && outcome.status === 413));
+}
+
+test('a body over gateway.maxBodyBytes: every client still uploading reads its 413 (fetch, streamed fetch, slow raw sockets), none is reset', async () => {
+  const limited = join(folder, 'body-limit.config.json');
+  writeFileSync(
+    limited,
+    JSON.stringify({
+      store: { url: `sqlite://${join(folder, 'body-limit.db')}` },
+      gateway: { maxBodyBytes: MAX_BODY_BYTES },
+    }),
+  );
+  const served = await serve([], limited);
+  try {
+    await assertEveryClientReads413(120, 8, () => fetchOversized(served.url, false));
+    await assertEveryClientReads413(120, 8, () => fetchOversized(served.url, true));
+    await assertEveryClientReads413(48, 8, () => slowSocketOversized(served.url, false));
+    await assertEveryClientReads413(48, 8, () => slowSocketOversized(served.url, true));
+    assert.equal((await httpCall(`${served.url}/healthz`)).status, 200, 'the gateway still answers');
+  } finally {
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0);
+  }
 });

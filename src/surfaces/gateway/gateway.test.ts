@@ -1,10 +1,15 @@
 // The gateway over real sockets: a gateway on 127.0.0.1:0, tools pointed at a local origin, a memory store.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
 import { createPeriscope, type Periscope, type PeriscopeConfigInput } from '../../index.ts';
 import { createMemoryStore } from '../../store/memory-store.ts';
+import { createSqliteStore } from '../../store/sqlite-store.ts';
 import type { Store } from '../../store/store.ts';
 import { httpCall } from '../../testing/http-call.ts';
 import { parsePrometheusText } from '../../testing/prometheus-text.ts';
@@ -448,6 +453,100 @@ test('request bodies over gateway.maxBodyBytes are refused with 413, declared or
     assert.equal((await fetchPage(running.url, JSON_TYPE)).status, 200, 'a small body still goes through');
   } finally {
     await running.close();
+  }
+});
+
+test('a client that keeps uploading a refused body is cut off after a bounded drain, having read its 413', async () => {
+  const running = await startGateway({ maxBodyBytes: 1024 });
+  try {
+    const { port } = new URL(running.url);
+    const declared = 256 * 1024 * 1024;
+    const outcome = await new Promise<{ read: string; sent: number; closedBy: string }>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let read = '';
+      let sent = 0;
+      let closedBy = 'server (FIN)';
+      socket.on('data', (chunk: Buffer) => {
+        read += chunk.toString('utf8');
+      });
+      socket.on('error', (error: NodeJS.ErrnoException) => {
+        closedBy = error.code ?? error.message;
+      });
+      socket.on('close', () => resolve({ read, sent, closedBy }));
+      socket.write(
+        `POST /v1/tools/web_fetch HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${declared}\r\n\r\n`,
+      );
+      const piece = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (!socket.destroyed && sent < declared) {
+          sent += piece.length;
+          if (!socket.write(piece)) return void socket.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    assert.match(outcome.read, /^HTTP\/1\.1 413 [\s\S]*"code":"PAYLOAD_TOO_LARGE"/);
+    assert.match(outcome.read, /\r\nconnection: close\r\n/i);
+    assert.ok(
+      outcome.sent < declared,
+      `the gateway read the whole ${declared} bytes (closed by ${outcome.closedBy})`,
+    );
+    assert.equal((await fetchPage(running.url, JSON_TYPE)).status, 200, 'the gateway still answers');
+  } finally {
+    await running.close();
+  }
+});
+
+test('the repeat throttle on REST: only within a Periscope-Session; calls without one write nothing to the store', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'periscope-gateway-repeat-'));
+  const path = join(folder, 'state.db');
+  const store = createSqliteStore({ path });
+  const periscope = createPeriscope(
+    {
+      network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+      limits: { repeatLookups: 2 },
+      gateway: { port: 0 },
+    },
+    { store },
+  );
+  const gateway = createGateway({ periscope, version: '0.0.0-test' });
+  const { url } = await gateway.listen();
+  const repeatRows = () => {
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      return (
+        db.prepare("SELECT count(*) AS rows FROM kv WHERE key LIKE 'repeat:%'").get() as { rows: number }
+      ).rows;
+    } finally {
+      db.close();
+    }
+  };
+  const code = (response: { json: unknown }) =>
+    (response.json as { data?: { error?: { code?: string } } }).data?.error?.code ?? 'ok';
+  try {
+    const without = [];
+    for (let call = 0; call < 25; call += 1) without.push(code(await fetchPage(url, JSON_TYPE)));
+    assert.deepEqual(new Set(without), new Set(['ok']), 'the same lookup without a session is never refused');
+    assert.equal(repeatRows(), 0, 'no repeat-throttle row for calls the throttle cannot refuse');
+
+    const session = { ...JSON_TYPE, 'periscope-session': 'turn-7' };
+    const within = [];
+    for (let call = 0; call < 3; call += 1) within.push(code(await fetchPage(url, session)));
+    assert.deepEqual(
+      within,
+      ['ok', 'ok', 'REPEATED_LOOKUP'],
+      'within a session the throttle holds as before',
+    );
+    assert.equal(repeatRows(), 1, 'one counter for the session and lookup');
+
+    const invalid = await fetchPage(url, { ...JSON_TYPE, 'periscope-session': 'not a valid id' });
+    assert.equal(invalid.status, 400);
+    assert.match((invalid.json as { error: { message: string } }).error.message, /Periscope-Session/);
+  } finally {
+    await gateway.close();
+    await periscope.close();
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
   }
 });
 

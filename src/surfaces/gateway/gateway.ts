@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
@@ -91,7 +90,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     (request, response) => {
       handle(request, response).catch((error: unknown) => {
-        sendError(response, toGatewayError(error));
+        sendError(response, toGatewayError(error), request);
       });
     },
   );
@@ -213,18 +212,19 @@ export function createGateway(options: GatewayOptions): Gateway {
         `no tool '${name.slice(0, 64)}' here; tools: ${[...restTools.keys()].join(', ') || 'none (all switched off)'}`,
       );
     }
+    sessionOf(request, principal); // a malformed header is refused before the body is read
     const input = await readJsonBody(request, config.maxBodyBytes);
     await enforceKeyRate(principal, 1);
     const abort = new AbortController();
     response.on('close', () => {
       if (!response.writableFinished) abort.abort(new PeriscopeError('ABORTED', 'the client went away'));
     });
-    const session = request.headers[SESSION_HEADER];
-    const sessionId =
-      typeof session === 'string' && /^[\w.:-]{1,128}$/.test(session)
-        ? `${principal.agent}/${session}`
-        : `${principal.agent}/${randomUUID()}`;
-    const result = await tool.execute(input, { signal: abort.signal, agentId: principal.agent, sessionId });
+    const sessionId = sessionOf(request, principal);
+    const result = await tool.execute(input, {
+      signal: abort.signal,
+      agentId: principal.agent,
+      ...(sessionId ? { sessionId } : {}),
+    });
     if (response.destroyed) return;
     // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
     const refusal = metrics.refusal(result);
@@ -327,6 +327,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     await closed;
     return { drained, inFlightAtStart };
   }
+}
+
+/**
+ * The repeat throttle's session for a REST call: the `Periscope-Session` header, within the caller's agent. Without
+ * the header there is none: each call is its own session, which the throttle can never refuse, so it is not
+ * checked (and writes nothing to the store).
+ */
+function sessionOf(request: IncomingMessage, principal: Principal): string | undefined {
+  const session = request.headers[SESSION_HEADER];
+  if (session === undefined) return undefined;
+  if (typeof session !== 'string' || !/^[\w.:-]{1,128}$/.test(session)) {
+    throw new GatewayError(
+      400,
+      'BAD_REQUEST',
+      'the Periscope-Session header must be 1–128 letters, digits or . _ : - (one id per conversation turn)',
+    );
+  }
+  return `${principal.agent}/${session}`;
 }
 
 /** A POST to /mcp: its JSON-RPC message, or why it is not one (answered as a JSON-RPC parse error). */

@@ -59,12 +59,67 @@ export function sendText(response: ServerResponse, status: number, text: string,
   response.end(text);
 }
 
-export function sendError(response: ServerResponse, error: GatewayError): void {
+/**
+ * How much of a body the gateway has refused it still reads, and for how long, before it cuts the connection:
+ * enough for a client that keeps uploading after the answer (most do) to finish and read it.
+ */
+const REFUSED_BODY_DRAIN_BYTES = 16 * 1024 * 1024;
+const REFUSED_BODY_DRAIN_MS = 5_000;
+
+/**
+ * Sends the gateway's error. Given the request, and its body not all read (a 413, or a refusal before the body),
+ * the answer closes the connection only once the client has finished sending: the rest of the body is read and
+ * thrown away (up to `REFUSED_BODY_DRAIN_BYTES` and `REFUSED_BODY_DRAIN_MS`, then the connection is cut). Closing
+ * at once would leave unread bytes in the socket; the kernel then resets the connection, and a client still
+ * uploading sees EPIPE or ECONNRESET instead of the answer.
+ */
+export function sendError(response: ServerResponse, error: GatewayError, request?: IncomingMessage): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  sendJson(response, error.status, { error: { code: error.code, message: error.message } }, error.headers);
+  const body = { error: { code: error.code, message: error.message } };
+  const closes = error.headers.connection === 'close';
+  if (!request || !closes || request.complete || request.destroyed) {
+    sendJson(response, error.status, body, error.headers);
+    return;
+  }
+  const text = JSON.stringify(body);
+  response.writeHead(error.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...error.headers,
+  });
+  // The whole answer goes out now (its length is declared); only the end, which closes the socket, waits.
+  response.write(text);
+  drainThenEnd(request, response);
+}
+
+function drainThenEnd(request: IncomingMessage, response: ServerResponse): void {
+  let drained = 0;
+  const finish = (cut: boolean) => {
+    clearTimeout(timer);
+    request.off('data', discard);
+    request.off('end', ended);
+    request.off('close', ended);
+    request.off('error', ended);
+    if (cut) response.destroy();
+    else response.end();
+  };
+  const discard = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > REFUSED_BODY_DRAIN_BYTES) finish(true);
+  };
+  const ended = () => finish(false);
+  const timer = setTimeout(() => finish(true), REFUSED_BODY_DRAIN_MS);
+  timer.unref();
+  request.on('data', discard);
+  request.once('end', ended);
+  request.once('close', ended);
+  request.once('error', ended);
+  request.resume();
 }
 
 /**
@@ -82,20 +137,44 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
   }
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await readBody(request, maxBytes)).toString('utf8');
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new GatewayError(400, 'BAD_REQUEST', `the body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The body's bytes; past `maxBytes` it stops keeping them and throws 413, leaving the request open (not destroyed)
+ * so that `sendError` can answer and let the client finish its upload.
+ */
+function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (outcome: () => void) => {
+      request.off('data', keep);
+      request.off('end', ended);
+      request.off('error', failed);
+      request.off('close', closed);
+      outcome();
+    };
+    const keep = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) settle(() => reject(tooLarge(maxBytes)));
+      else chunks.push(chunk);
+    };
+    const ended = () => settle(() => resolve(Buffer.concat(chunks)));
+    const failed = (error: Error) => settle(() => reject(error));
+    const closed = () =>
+      settle(() => reject(new GatewayError(400, 'BAD_REQUEST', 'the client closed the connection mid-body')));
+    request.on('data', keep);
+    request.on('end', ended);
+    request.on('error', failed);
+    request.on('close', closed);
+  });
 }
 
 function tooLarge(maxBytes: number): GatewayError {

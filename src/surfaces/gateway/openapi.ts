@@ -5,6 +5,8 @@ import { inputJsonSchema } from '../tool-parts.ts';
 export function buildOpenApi(tools: readonly Tool[], version: string): Record<string, unknown> {
   const error = { $ref: '#/components/responses/GatewayError' };
   const secured = { security: [{ bearer: [] }] };
+  // Node answers it on every route, before the gateway sees the request: no body.
+  const headTooLarge = { $ref: '#/components/responses/HeadTooLarge' };
   const paths: Record<string, unknown> = {};
   for (const tool of tools) {
     const schema = inputJsonSchema(tool);
@@ -28,6 +30,7 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
           '413': error,
           '415': error,
           '429': error,
+          '431': headTooLarge,
         },
       },
     };
@@ -38,7 +41,11 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
       summary: 'The enabled tools with their input JSON Schemas.',
       tags: ['tools'],
       ...secured,
-      responses: { '200': { description: '{ tools: [{ name, description, inputSchema }] }' }, '401': error },
+      responses: {
+        '200': { description: '{ tools: [{ name, description, inputSchema }] }' },
+        '401': error,
+        '431': headTooLarge,
+      },
     },
   };
   paths['/v1/status'] = {
@@ -47,7 +54,7 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
       summary: "The caller's agent: usage and credits; and the search providers' health.",
       tags: ['operations'],
       ...secured,
-      responses: { '200': { description: 'Status JSON.' }, '401': error },
+      responses: { '200': { description: 'Status JSON.' }, '401': error, '431': headTooLarge },
     },
   };
   paths['/healthz'] = {
@@ -55,7 +62,8 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
       operationId: 'health',
       summary: 'Liveness: 200 while serving, 503 while shutting down.',
       tags: ['operations'],
-      responses: { '200': { description: '{ status: "ok" }' }, '503': error },
+      security: [], // for load balancers and orchestrators: no key, even when keys are required elsewhere
+      responses: { '200': { description: '{ status: "ok" }' }, '431': headTooLarge, '503': error },
     },
   };
   paths['/metrics'] = {
@@ -64,7 +72,11 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
       summary: 'Prometheus metrics (text exposition format 0.0.4).',
       tags: ['operations'],
       ...secured,
-      responses: { '200': { description: 'Prometheus text.', content: { 'text/plain': {} } }, '401': error },
+      responses: {
+        '200': { description: 'Prometheus text.', content: { 'text/plain': {} } },
+        '401': error,
+        '431': headTooLarge,
+      },
     },
   };
   return {
@@ -73,6 +85,7 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
     info: {
       title: 'Periscope gateway',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Web search and fetch tools for LLM agents. Every well-formed tool call answers 200 with a ToolResult; ' +
         '4xx is only for the gateway itself (bad JSON, unknown tool, authentication, per-key limits). ' +
@@ -90,9 +103,9 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
           in: 'header',
           required: false,
           description:
-            'Groups calls into one session (one agent turn), the scope of the repeated-lookup throttle. ' +
-            'Default: each call is its own session.',
-          schema: { type: 'string', maxLength: 128 },
+            "Groups the agent's calls into one session (one agent turn), the scope of the repeated-lookup " +
+            'throttle. Without it each call is its own session, which the throttle never refuses.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
         },
       },
       schemas: {
@@ -129,6 +142,9 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
         GatewayError: {
           description: 'A problem with the request itself, not with the tool call.',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayError' } } },
+        },
+        HeadTooLarge: {
+          description: 'The request line and headers are larger than gateway.maxHeaderBytes.',
         },
       },
     },
