@@ -207,7 +207,7 @@ export function renderConfigReference(): string {
     'Any string value in the file may contain `${NAME}` or `${NAME:-default}`; it is replaced by the environment',
     'variable `NAME` (a variable set to the empty string counts as unset, so the default applies). Every variable',
     'that is missing and has no default is reported at once, each with the key it is in, and nothing runs. Only',
-    'strings are replaced: a number such as `gateway.port` cannot come from a variable. In YAML\'s `{ … }` flow',
+    "strings are replaced: a number such as `gateway.port` cannot come from a variable. In YAML's `{ … }` flow",
     'style the braces of a reference must be quoted, as in `{ apiKey: "${BRAVE_API_KEY}" }`.',
     '',
     '```yaml',
