@@ -1,5 +1,6 @@
-// The README's MCP Inspector lines, run as written (`npm run -s inspector -- …`), against a page on a local test
-// server: over stdio (the Inspector starts `periscope mcp`) and over HTTP (a `periscope serve` this test starts).
+// The README's lines for trying Periscope on a local server, run as written against a page on a local test server:
+// the MCP Inspector lines (`npm run -s inspector -- …`) over stdio (the Inspector starts `periscope mcp`) and over
+// HTTP (a `periscope serve` started with the flags the README gives `npm start`), and the CLI's `fetch` line.
 // Only the two addresses are replaced by this test's own servers.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
-import { BIN, type CliRun } from './support/run-cli.ts';
+import { BIN, type CliRun, runCli } from './support/run-cli.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const INSPECTOR = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
@@ -31,16 +32,26 @@ const skip = !existsSync(INSPECTOR)
     ? 'npm is not on PATH'
     : false;
 
-/** The README's `npm run -s inspector -- …` lines, each as its arguments. */
-function readmeInspectorLines(): string[][] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  return readme
-    .split('\n')
-    .filter((line) => line.startsWith('npm run -s inspector -- '))
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The README's lines that start with `prefix`, each as its arguments (a trailing `# comment` removed). */
+function readmeLines(prefix: string): string[][] {
+  return README.split('\n')
+    .filter((line) => line.startsWith(prefix))
     .map((line) => {
-      assert.doesNotMatch(line, /['"\\#]/, `a README Inspector line this test can split on spaces: ${line}`);
-      return line.trim().split(/\s+/);
+      const command = line.replace(/\s+#\s.*$/, '').trim();
+      assert.doesNotMatch(command, /['"\\#]/, `a README line this test can split on spaces: ${line}`);
+      return command.split(/\s+/);
     });
+}
+
+/** The flags the README's Inspector paragraph gives `npm start` for the server its HTTP line asks. */
+function readmeServeFlags(): string[] {
+  const flags = /The last line asks the server `npm start -- ([^`]+)` started/.exec(
+    README.replace(/\n/g, ' '),
+  )?.[1];
+  assert.ok(flags, 'the README says how the server of the HTTP line was started');
+  return flags.split(/\s+/);
 }
 
 const PAGE = `<!doctype html><html><head><title>Inspector tide page</title></head><body><main><h1>Tides</h1>
@@ -82,7 +93,7 @@ before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'periscope-readme-inspector-'));
   // The server has its own state (and so its own cache): the HTTP call reads the page again.
   serveFolder = mkdtempSync(join(tmpdir(), 'periscope-readme-inspector-serve-'));
-  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--allow-private-network', '127.0.0.1'], {
+  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...readmeServeFlags()], {
     cwd: serveFolder,
     env: env(serveFolder),
   });
@@ -110,7 +121,7 @@ after(async () => {
 });
 
 test("the README's Inspector lines list and call the tools, over stdio and over HTTP", { skip }, async () => {
-  const lines = readmeInspectorLines();
+  const lines = readmeLines('npm run -s inspector -- ');
   assert.equal(lines.length, 3, 'the README shows three Inspector lines');
   const [listStdio, callStdio, callHttp] = lines as [string[], string[], string[]];
   assert.ok(
@@ -139,4 +150,25 @@ test("the README's Inspector lines list and call the tools, over stdio and over 
     assert.match(result.content[0]?.text ?? '', /High tide at Brest/);
   }
   assert.equal(page.calls.filter((call) => call.url.pathname === '/').length, 2, 'each call read the page');
+});
+
+test("the README's CLI line fetches a page on a local server, which the same line without the flag may not", {
+  skip,
+}, async () => {
+  const lines = readmeLines(`npm run periscope -- fetch ${README_PAGE}`);
+  assert.equal(lines.length, 1, 'the README shows the CLI fetching a local server');
+  const args = (lines[0] as string[]).slice(4).map((arg) => arg.replace(README_PAGE, `${page.url}/`));
+  assert.ok(args.includes('--allow-private-network'), args.join(' '));
+  const fetched = await runCli(args, { cwd: mkdtempSync(join(tmpdir(), 'periscope-readme-fetch-')) });
+  assert.equal(fetched.code, 0, fetched.stderr);
+  assert.match(fetched.stdout, /Title: Inspector tide page/);
+
+  const refused = await runCli(
+    args.filter(
+      (arg, index) => arg !== '--allow-private-network' && args[index - 1] !== '--allow-private-network',
+    ),
+    { cwd: mkdtempSync(join(tmpdir(), 'periscope-readme-fetch-')) },
+  );
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /non-public address.*--allow-private-network/);
 });
