@@ -2,7 +2,8 @@ import type { AgentConfig } from '../config/agent-schema.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { ChatEndpoint } from './chat-completions.ts';
 
-const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+/** The endpoint when neither `agent.baseUrl` nor OPENAI_BASE_URL is set. */
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /** The variables each `agent.*` setting falls back to, in order (the first one set wins). */
 export const AGENT_SETTING_VARIABLES = {

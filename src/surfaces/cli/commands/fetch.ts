@@ -118,7 +118,7 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
  * The page as a person reads it: the model's read-on sentence ("call web_fetch with … startIndex=N", the last
  * line of a truncated result, rebuilt from `data` by the tool's own `readOnHint`) becomes the flag to pass.
  */
-export function forPeople(result: ToolResult): string {
+function forPeople(result: ToolResult): string {
   const data = result.data as WebFetchData;
   if (!data.truncated || data.nextStartIndex === undefined) return result.output;
   const modelHint = `\n${readOnHint(data)}`;
