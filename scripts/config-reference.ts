@@ -2,6 +2,7 @@
 // environment variables, so the reference cannot drift: test/config-reference.test.ts fails when it is stale.
 // Run: npx node scripts/config-reference.ts --write   (or: npx node scripts/config-reference.ts > docs/config.md)
 import { writeFileSync } from 'node:fs';
+import { AGENT_SETTING_VARIABLES, OPENAI_BASE_URL } from '../src/agent/resolve-endpoint.ts';
 import { configJsonSchema, type JsonSchemaNode, SCHEMA_KEY } from '../src/config/config-json-schema.ts';
 import { effectiveProxy } from '../src/config/network-options.ts';
 import { configSchema } from '../src/config/schema.ts';
@@ -154,7 +155,16 @@ function providerVariables(): string[] {
     ...rows,
     '',
     `${keyless.join(' and ')} need no key. A key in the config always wins over the variable; an empty value counts as unset.`,
+    '`periscope config show` shows each value read from a variable (keys redacted) and names the variable.',
   ];
+}
+
+/** `agent.*` rows from the table `periscope ask` and `config show` read (AGENT_SETTING_VARIABLES). */
+function agentVariables(): string[] {
+  return Object.entries(AGENT_SETTING_VARIABLES).map(([setting, names]) => {
+    const otherwise = setting === 'baseUrl' ? `, else \`${OPENAI_BASE_URL}\`` : '';
+    return `| \`agent.${setting}\` | ${names.map((name) => `\`${name}\``).join(', then ')}${otherwise} |`;
+  });
 }
 
 function readerVariables(): string[] {
@@ -242,9 +252,7 @@ export function renderConfigReference(): string {
     '',
     '| Key | Falls back to |',
     '| --- | --- |',
-    '| `agent.baseUrl` | `OPENAI_BASE_URL`, else `https://api.openai.com/v1` |',
-    '| `agent.model` | `PERISCOPE_MODEL`, then `OPENAI_MODEL` |',
-    '| `agent.apiKey` | `OPENAI_API_KEY` |',
+    ...agentVariables(),
     '| `fetch.browser.executablePath` | `PERISCOPE_CHROMIUM_PATH`, then the usual install paths |',
     '| `store.url: sqlite://default`, the file | `$XDG_STATE_HOME/periscope/state.db`, else `~/.local/state/periscope/state.db` |',
     '',

@@ -320,14 +320,75 @@ test('periscope ask: hints on stderr in order, the answer then the sources on st
     'What is new in Python 3.13?',
   ]);
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(result.stderr.trim().split('\n'), [
-    'search "python 3.13"',
-    `fetch 127.0.0.1:${server.port}/whatsnew`,
-  ]);
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 3, result.stderr);
+  assert.match(lines[0] as string, /^search "python 3\.13" → ok, 1 result from brave in \d+ ms$/);
+  assert.match(lines[1] as string, /^fetch 127\.0\.0\.1:\d+\/whatsnew → ok, \d+ chars in \d+ ms$/);
+  assert.match(lines[2] as string, /^2 tool calls \(0 failed\) · credits off · \d+\.\d s$/);
   assert.equal(
     result.stdout,
     `A new REPL and free threading (${server.url}/whatsnew).\n\nSources:\n1. ${server.url}/whatsnew\n`,
   );
+});
+
+test('periscope ask: a blocked URL, a 404 and a refused repeat each show on their line; exit 0 with an answer', async () => {
+  scripts.set('outcomes', (body) => {
+    const calls = [
+      { name: 'web_fetch', arguments: { url: `http://[::1]:${server.port}/whatsnew` } },
+      { name: 'web_fetch', arguments: { url: `${server.url}/missing` } },
+      { name: 'web_search', arguments: { query: 'tides' } },
+      { name: 'web_search', arguments: { query: 'tides' } },
+      { name: 'web_search', arguments: { query: 'tides' } },
+    ];
+    const next = calls[toolMessages(body).length];
+    return next ? { toolCalls: [next] } : { content: 'Partly answered.' };
+  });
+  const result = await runAsk(['--model', 'm', '--base-url', `${server.url}/outcomes/v1`, 'tides?']);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, 'Partly answered.\n');
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 6, result.stderr);
+  assert.match(lines[0] as string, /^fetch \S+\/whatsnew → URL_BLOCKED in \d+ ms$/);
+  assert.match(lines[1] as string, /^fetch 127\.0\.0\.1:\d+\/missing → HTTP_STATUS 404 in \d+ ms$/);
+  assert.match(lines[2] as string, /^search "tides" → ok, 1 result from brave in \d+ ms$/);
+  assert.match(lines[3] as string, /^search "tides" → ok, 1 result from brave \(cached\) in \d+ ms$/);
+  assert.match(lines[4] as string, /^search "tides" → REPEATED_LOOKUP in \d+ ms$/);
+  assert.match(lines[5] as string, /^5 tool calls \(3 failed\) · credits off · \d+\.\d s$/);
+});
+
+test('periscope ask with credits: the call that runs out says CREDITS_EXHAUSTED, the last line what was spent', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'periscope-ask-'));
+  const config = join(folder, 'periscope.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+      search: { chain: ['brave'] },
+      providers: { brave: { apiKey: 'test-key', baseUrl: `${server.url}/brave`, minIntervalMs: 0 } },
+      limits: { credits: { enabled: true } },
+      agent: { timeoutMs: 5000 },
+    }),
+  );
+  const grant = await runPeriscope(['credits', 'grant', 'cli', '2', '--config', config], { cwd: folder });
+  assert.equal(grant.code, 0, grant.stderr);
+  scripts.set('credits', (body) => {
+    const calls = [
+      { name: 'web_search', arguments: { query: 'tides' } },
+      { name: 'web_fetch', arguments: { url: `${server.url}/whatsnew` } },
+    ];
+    const next = calls[toolMessages(body).length];
+    return next ? { toolCalls: [next] } : { content: 'Out of credits.' };
+  });
+  const result = await runPeriscope(
+    ['ask', '--config', config, '--model', 'm', '--base-url', `${server.url}/credits/v1`, 'tides?'],
+    { cwd: folder },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stderr.trim().split('\n');
+  assert.match(lines[0] as string, /^search "tides" → ok, 1 result from brave in \d+ ms$/);
+  assert.match(lines[1] as string, /^fetch 127\.0\.0\.1:\d+\/whatsnew → CREDITS_EXHAUSTED in \d+ ms$/);
+  assert.match(lines[2] as string, /^2 tool calls \(1 failed\) · 2 credits spent, 0 left · \d+\.\d s$/);
+  assert.equal(lines.length, 3, result.stderr);
 });
 
 test('periscope ask --json prints the transcript', async () => {

@@ -5,12 +5,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, before, test } from 'node:test';
-import { main } from '../src/surfaces/cli/main.ts';
 import { LONG_TEXT } from '../src/testing/policy-harness.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
-import { type CliRun, runCli } from './support/run-cli.ts';
+import { type CliRun, runCli, runCliInProcess } from './support/run-cli.ts';
 
 type Run = CliRun;
 
@@ -19,24 +17,8 @@ function run(args: string[]): Promise<Run> {
 }
 
 /** `main` in this process, for argument errors that never open the store. */
-async function runInProcess(args: string[]): Promise<Run> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const chunks = { stdout: '', stderr: '' };
-  stdout.on('data', (chunk) => {
-    chunks.stdout += chunk;
-  });
-  stderr.on('data', (chunk) => {
-    chunks.stderr += chunk;
-  });
-  const code = await main(args, {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: { HOME: folder },
-    cwd: folder,
-  });
-  return { code, ...chunks };
+function runInProcess(args: string[]): Promise<Run> {
+  return runCliInProcess(args, { cwd: folder });
 }
 
 function json(response: ServerResponse, status: number, body: unknown) {

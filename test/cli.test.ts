@@ -32,6 +32,16 @@ function assertOneLineError(result: Run, code: number, pattern: RegExp): void {
   assert.equal(result.stderr.trim().split('\n').length, 1, `one line, got: ${result.stderr}`);
 }
 
+/** A failed fetch: the summary line `search` also prints (the call, then its code), then the message. */
+function assertFetchFailure(result: Run, code: string, pattern: RegExp): void {
+  assert.equal(result.code, 1, result.stderr);
+  assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  const lines = result.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 2, `the summary and the message, got: ${result.stderr}`);
+  assert.match(lines[0] as string, new RegExp(`^fetch( \\S+)? → ${code}$`));
+  assert.match(lines[1] as string, pattern);
+}
+
 const OPEN = ['--allow-private-network', '127.0.0.1'];
 
 const unique = (items: readonly string[]): string[] => [...new Set(items)];
@@ -127,13 +137,38 @@ test('--max-chars and --start read a long page in windows', async () => {
     (JSON.parse(second.stdout) as { data: { startIndex: number } }).data.startIndex,
     data.nextStartIndex,
   );
+  // The model is told to call web_fetch with startIndex; a person at the command line is told the flag.
+  assert.match(
+    (JSON.parse(first.stdout) as { output: string }).output,
+    /To read on, call web_fetch with the same url and startIndex=\d+\.\]$/,
+  );
+  const plain = await run(['fetch', `${server.url}/tides`, ...OPEN, '--max-chars', '200']);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.doesNotMatch(plain.stdout, /web_fetch|startIndex/);
+  assert.match(
+    plain.stdout,
+    new RegExp(
+      `<<<end_untrusted_web_content id="[0-9a-f]{12}">>>\\n.*\\n\\[Showing characters 0–${data.nextStartIndex} of \\d+\\. To read on, run the same command with --start ${data.nextStartIndex}\\.\\]\\n$`,
+    ),
+  );
 });
 
-test('a private address is exit 1 with one line naming the fix, and the server is never asked', async () => {
+test('a private address is exit 1, the summary then one line naming the fix, and the server is never asked', async () => {
   const before = server.calls.length;
   const result = await run(['fetch', `${server.url}/tides`]);
-  assertOneLineError(result, 1, /^periscope: .*--allow-private-network/);
+  assertFetchFailure(result, 'URL_BLOCKED', /^periscope: .*--allow-private-network/);
   assert.equal(server.calls.length, before);
+});
+
+test('a fetch that fails prints the same summary line as search, then the message', async () => {
+  const result = await run(['fetch', `${server.url}/missing`, ...OPEN]);
+  assertFetchFailure(
+    result,
+    'HTTP_STATUS',
+    /^periscope: GET http:\/\/127\.0\.0\.1:\d+\/missing failed with 404 Not Found$/,
+  );
+  assert.match(result.stderr, /^fetch 127\.0\.0\.1:\d+\/missing → HTTP_STATUS\n/);
+  assert.equal(result.stdout, '');
 });
 
 test('user mistakes are exit 2 with one line, never a stack trace', async () => {
@@ -233,7 +268,7 @@ test('extract: empty, textless and binary input, and --config, are one line with
   for (const result of [empty, blank, binary, config]) assert.equal(result.stdout, '');
 });
 
-test('unsupported schemes: exit 1, one line saying only http and https can be fetched, no allow-list hint', async () => {
+test('unsupported schemes: exit 1, the summary then one line saying only http and https can be fetched, no allow-list hint', async () => {
   const urls = [
     'file:///etc/passwd',
     'ftp://127.0.0.1/x',
@@ -244,9 +279,9 @@ test('unsupported schemes: exit 1, one line saying only http and https can be fe
   const results = await Promise.all(urls.map((url) => run(['fetch', url])));
   for (const [index, result] of results.entries()) {
     const scheme = (urls[index] as string).split(':')[0] as string;
-    assertOneLineError(
+    assertFetchFailure(
       result,
-      1,
+      'URL_BLOCKED',
       new RegExp(
         `^periscope: .*the scheme "${scheme}:" is not allowed; only http and https URLs can be fetched`,
       ),
@@ -274,14 +309,14 @@ test('timeouts: the message names the phase and its limit, the hint the flag tha
     run(['fetch', `${server.url}/slow`, ...OPEN, '--timeout-ms', '300']),
     run(['fetch', `${server.url}/slow`, ...OPEN, '--headers-timeout-ms', '200']),
   ]);
-  assertOneLineError(
+  assertFetchFailure(
     total,
-    1,
+    'TIMEOUT',
     /timed out after 300 ms in total \(totalTimeoutMs\) \(raise it with --timeout-ms N\)$/,
   );
-  assertOneLineError(
+  assertFetchFailure(
     headers,
-    1,
+    'TIMEOUT',
     /timed out after 200 ms waiting for headers \(headersTimeoutMs\) \(raise it with --headers-timeout-ms N\)$/,
   );
 });
@@ -291,7 +326,11 @@ test('--max-bytes: a larger body is refused, naming the limit and the flag', asy
     run(['fetch', `${server.url}/big`, ...OPEN, '--max-bytes', '1000']),
     run(['fetch', `${server.url}/big`, ...OPEN, '--max-bytes', '6000', '--max-chars', '100']),
   ]);
-  assertOneLineError(small, 1, /larger than 1000 bytes \(maxBytes\).*\(raise it with --max-bytes N\)$/);
+  assertFetchFailure(
+    small,
+    'BODY_TOO_LARGE',
+    /larger than 1000 bytes \(maxBytes\).*\(raise it with --max-bytes N\)$/,
+  );
   assert.equal(large.code, 0, large.stderr);
 });
 
@@ -301,9 +340,9 @@ test('--max-redirects: a chain longer than N fails naming the limit, N hops pass
     run(['fetch', `${server.url}/chain/3`, ...OPEN, '--max-redirects', '3']),
     run(['fetch', `${server.url}/chain/3`, ...OPEN, '--max-redirects', '-1']),
   ]);
-  assertOneLineError(
+  assertFetchFailure(
     short,
-    1,
+    '[A-Z_]+',
     /more than 2 redirects \(maxRedirects\).*\(raise it with --max-redirects N\)$/,
   );
   assert.equal(exact.code, 0, exact.stderr);
@@ -333,7 +372,7 @@ test('--allow-private-network is repeatable: every value is honoured', async () 
     assert.equal(first.code, 0, first.stderr);
     assert.equal(other.code, 0, other.stderr);
     assert.match(other.stdout, /High tide at Brest/);
-    assertOneLineError(onlyFirst, 1, /127\.0\.0\.2 is a non-public address/);
+    assertFetchFailure(onlyFirst, 'URL_BLOCKED', /127\.0\.0\.2 is a non-public address/);
     assert.equal(second.calls.filter((call) => call.url.pathname === '/tides').length, 1);
   } finally {
     await second.close();
@@ -358,8 +397,16 @@ test('--proxy: a CONNECT and a SOCKS5 proxy carry the fetch, and a private targe
     assert.deepEqual(unique(socks.connects.map(({ host, port }) => `${host}:${port}`)), [
       `127.0.0.1:${server.port}`,
     ]);
-    assertOneLineError(blockedConnect, 1, /127\.0\.0\.1 is a non-public address.*--allow-private-network/);
-    assertOneLineError(blockedSocks, 1, /127\.0\.0\.1 is a non-public address.*--allow-private-network/);
+    assertFetchFailure(
+      blockedConnect,
+      'URL_BLOCKED',
+      /127\.0\.0\.1 is a non-public address.*--allow-private-network/,
+    );
+    assertFetchFailure(
+      blockedSocks,
+      'URL_BLOCKED',
+      /127\.0\.0\.1 is a non-public address.*--allow-private-network/,
+    );
     assert.equal(server.calls.filter((call) => call.url.search === '?blocked').length, 0);
   } finally {
     await Promise.all([connect.close(), socks.close()]);
@@ -376,9 +423,9 @@ test('--dns-server: names resolve through it, and an answer in a private range i
     ]);
     assert.equal(opened.code, 0, opened.stderr);
     assert.match(opened.stdout, /High tide at Brest/);
-    assertOneLineError(
+    assertFetchFailure(
       refused,
-      1,
+      'URL_BLOCKED',
       /host "tides\.test" resolves to 127\.0\.0\.1, a non-public address \(loopback, 127\.0\.0\.0\/8\) \(if you trust that network, open it with --allow-private-network/,
     );
     assert.equal(server.calls.filter((call) => call.url.search === '?refused').length, 0);
@@ -447,6 +494,65 @@ test('config show shows the proxy from the environment, redacted, and says where
   assert.match(result.stderr, /^# network\.noProxy: from the environment \(NO_PROXY\)$/m);
   const plain = await run(['config', 'show', '--json']);
   assert.equal((JSON.parse(plain.stdout) as { network: { proxy: null } }).network.proxy, null);
+  assert.doesNotMatch(plain.stderr, /environment/);
+});
+
+test('config show shows provider keys and agent settings from the environment, redacted, and names each variable', async () => {
+  const secrets = { BRAVE_API_KEY: 'brave-secret-1234', OPENAI_API_KEY: 'sk-secret-5678' };
+  const result = await run(['config', 'show', '--json'], {
+    env: {
+      ...secrets,
+      SEARXNG_BASE_URL: 'http://127.0.0.1:8888',
+      OPENAI_MODEL: 'gpt-test',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+    },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const shown = JSON.parse(result.stdout) as {
+    providers: Record<string, { apiKey?: string | null; baseUrl?: string | null }>;
+    agent: { model: string | null; apiKey: string | null; baseUrl: string | null };
+  };
+  assert.equal(shown.providers.brave?.apiKey, '[redacted]');
+  assert.equal(shown.providers.searxng?.baseUrl, 'http://127.0.0.1:8888');
+  assert.equal(shown.providers.serper, undefined, 'a provider with nothing set is not listed');
+  assert.deepEqual(
+    { model: shown.agent.model, apiKey: shown.agent.apiKey, baseUrl: shown.agent.baseUrl },
+    { model: 'gpt-test', apiKey: '[redacted]', baseUrl: 'http://127.0.0.1:11434/v1' },
+  );
+  for (const secret of Object.values(secrets)) assert.ok(!(result.stdout + result.stderr).includes(secret));
+  assert.match(result.stderr, /^# providers\.brave\.apiKey: from the environment \(BRAVE_API_KEY\)$/m);
+  assert.match(result.stderr, /^# providers\.searxng\.baseUrl: from the environment \(SEARXNG_BASE_URL\)$/m);
+  assert.match(result.stderr, /^# agent\.model: from the environment \(OPENAI_MODEL\)$/m);
+  assert.match(result.stderr, /^# agent\.apiKey: from the environment \(OPENAI_API_KEY\)$/m);
+  assert.match(result.stderr, /^# agent\.baseUrl: from the environment \(OPENAI_BASE_URL\)$/m);
+
+  // PERISCOPE_MODEL comes before OPENAI_MODEL, as `periscope ask` reads them; the config file before both.
+  const both = await run(['config', 'show', '--json'], {
+    env: { PERISCOPE_MODEL: 'periscope-model', OPENAI_MODEL: 'gpt-test' },
+  });
+  assert.equal((JSON.parse(both.stdout) as { agent: { model: string } }).agent.model, 'periscope-model');
+  assert.match(both.stderr, /^# agent\.model: from the environment \(PERISCOPE_MODEL\)$/m);
+  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
+  writeFileSync(
+    join(cwd, 'periscope.config.yaml'),
+    'agent:\n  model: file-model\nproviders:\n  brave:\n    apiKey: file-key-0000\n',
+  );
+  const file = await run(['config', 'show', '--json'], {
+    cwd,
+    env: { OPENAI_MODEL: 'gpt-test', BRAVE_API_KEY: 'brave-secret-1234' },
+  });
+  const fromFile = JSON.parse(file.stdout) as {
+    agent: { model: string };
+    providers: { brave: { apiKey: string } };
+  };
+  assert.equal(fromFile.agent.model, 'file-model');
+  assert.equal(fromFile.providers.brave.apiKey, '[redacted]');
+  assert.doesNotMatch(file.stderr, /environment/);
+
+  const plain = await run(['config', 'show', '--json']);
+  const defaults = JSON.parse(plain.stdout) as { agent: { model: null }; providers: Record<string, unknown> };
+  assert.equal(defaults.agent.model, null);
+  assert.deepEqual(Object.keys(defaults.providers), ['custom']);
   assert.doesNotMatch(plain.stderr, /environment/);
 });
 

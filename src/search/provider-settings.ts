@@ -14,6 +14,8 @@ export interface ResolvedSettings {
   settings: ProviderSettings;
   /** Where the credentials came from, for `periscope status`: `config`, `env BRAVE_API_KEY`, `keyless`, `missing`. */
   credentials: string;
+  /** The settings read from the environment, each with its variable (`apiKey` → `BRAVE_API_KEY`), for `config show`. */
+  fromEnvironment: Record<string, string>;
 }
 
 /**
@@ -30,6 +32,7 @@ export function resolveProviderSettings(
   if (nonEmpty(entry?.baseUrl) !== undefined) settings.baseUrl = entry?.baseUrl;
   const wellKnown = wellKnownEnv(provider);
   const sources: string[] = [];
+  const fromEnvironment: Record<string, string> = {};
   for (const [name, names] of Object.entries(wellKnown)) {
     if (nonEmpty(settings[name]) !== undefined) {
       sources.push('config');
@@ -38,6 +41,7 @@ export function resolveProviderSettings(
     const found = names.find((variable) => nonEmpty(env[variable]) !== undefined);
     if (found === undefined) continue;
     settings[name] = env[found]?.trim();
+    fromEnvironment[name] = found;
     sources.push(`env ${found}`);
   }
   const variables = Object.values(wellKnown).flat();
@@ -49,7 +53,7 @@ export function resolveProviderSettings(
   } else {
     credentials = [...new Set(sources)].join(', ') || 'config';
   }
-  return { settings, credentials };
+  return { settings, credentials, fromEnvironment };
 }
 
 /** Setting name → the variables that can supply it, for one provider. */

@@ -112,6 +112,28 @@ test('results come back in call order, matched to call ids, whatever order the c
   assert.ok(endOf('n=b') < endOf('n=a'), 'the second call finished before the first');
 });
 
+test('onResult reports each call as soon as it ends, in the order they end, before the batch resolves', async () => {
+  reset();
+  const calls = [fetchCall('slow', 'n=s&delay=400'), fetchCall('fast', 'n=f&delay=10')];
+  const ended: Array<[number, boolean]> = [];
+  let batchDone = false;
+  const batch = runToolCalls(calls, {
+    tools: periscope.tools,
+    onResult: (index, result) => ended.push([index, result.isError]),
+  }).then((results) => {
+    batchDone = true;
+    return results;
+  });
+  await until(() => ended.length === 1);
+  assert.deepEqual(ended, [[1, false]], 'the fast call is reported while the slow one still runs');
+  assert.equal(batchDone, false);
+  await batch;
+  assert.deepEqual(ended, [
+    [1, false],
+    [0, false],
+  ]);
+});
+
 test('no more calls run at once than the concurrency limit (seen at the stand-in)', async () => {
   reset();
   const calls = Array.from({ length: 9 }, (_, index) =>

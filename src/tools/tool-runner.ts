@@ -30,6 +30,8 @@ export interface RunToolCallsOptions {
   signal?: AbortSignal;
   /** Tool names that run alone: nothing else runs while one of them does. */
   exclusive?: ReadonlySet<string>;
+  /** Each call's result as soon as it ends (`index` in `calls`), before the whole batch has. */
+  onResult?: (index: number, result: ToolResult) => void;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function runToolCalls(
     const done = (index: number, result: ToolResult) => {
       results[index] = result;
       finished += 1;
+      options.onResult?.(index, result);
       if (finished === calls.length) resolve();
     };
     const pump = () => {

@@ -202,7 +202,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         const sections = window.truncated ? sectionsAfter(window, content.outline ?? []) : undefined;
         const enveloped = [pageHeader(data), window.text, sections].filter((part) => part !== undefined);
         const parts = [wrapUntrusted(enveloped.join('\n\n'), page.finalUrl).text];
-        if (window.truncated) parts.push(readOnHint(window, sections !== undefined));
+        if (window.truncated) parts.push(readOnHint(data));
         const elapsedMs = Math.round(performance.now() - started);
         const shown = window.truncated
           ? `${window.length} of ${window.totalLength} chars`
@@ -253,13 +253,32 @@ function sectionsAfter(window: PageWindow, outline: readonly OutlineEntry[]): st
   return next ? `[Sections after this point: ${next}.]` : undefined;
 }
 
-/** Where this window ends and how to go on: numbers only, no page text, so it can follow the envelope. */
-function readOnHint(window: PageWindow, hasSections: boolean): string {
-  const end = window.startIndex + window.length;
+/** What the read-on sentence is made of: the window's place in the document, all of it in `data`. */
+export type ReadOnPosition = Pick<
+  WebFetchData,
+  'startIndex' | 'length' | 'totalLength' | 'nextStartIndex' | 'outline'
+>;
+
+/** Whether the content lists the sections that come after this window (`sectionsAfter`). */
+export function listsSectionsAfter(position: ReadOnPosition): boolean {
   return (
-    `[Showing characters ${window.startIndex}–${end} of ${window.totalLength}. ` +
-    (hasSections ? 'The sections after this point are listed at the end of the content above. ' : '') +
-    `To read on, call web_fetch with the same url and startIndex=${window.nextStartIndex}.]`
+    headingsFrom(position.outline ?? [], position.startIndex + position.length, HINT_HEADINGS).length > 0
+  );
+}
+
+/**
+ * Where this window ends and how to go on, for the model: numbers only, no page text, so it can follow the
+ * envelope. The last line of a truncated result's output; built from `data` alone, so a surface that speaks to
+ * people (the CLI) can tell it apart and say the same in its own terms.
+ */
+export function readOnHint(position: ReadOnPosition): string {
+  const end = position.startIndex + position.length;
+  return (
+    `[Showing characters ${position.startIndex}–${end} of ${position.totalLength}. ` +
+    (listsSectionsAfter(position)
+      ? 'The sections after this point are listed at the end of the content above. '
+      : '') +
+    `To read on, call web_fetch with the same url and startIndex=${position.nextStartIndex}.]`
   );
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
 
 /** The `periscope` binary of this checkout, run as a user runs it. */
 export const BIN = new URL('../../bin/periscope.js', import.meta.url).pathname;
@@ -49,4 +50,42 @@ export function runNode(args: readonly string[], options: RunCliOptions): Promis
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+export interface InProcessOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  /** What the CLI is told about stderr: a terminal (progress lines) or a pipe or file. */
+  stderrIsTerminal?: boolean;
+}
+
+/**
+ * Runs `periscope <args>` inside this process through the CLI's io layer (the same `main` the binary calls), with
+ * a bare environment like `runCli`'s, and collects what it printed: for checks that need to tell the CLI what
+ * stderr is (a terminal or not) without a pseudo-terminal.
+ */
+export async function runCliInProcess(args: readonly string[], options: InProcessOptions): Promise<CliRun> {
+  const { main } = await import('../../src/surfaces/cli/main.ts');
+  const stdout = collector();
+  const stderr = collector();
+  const code = await main([...args], {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin: Readable.from([]),
+    env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },
+    cwd: options.cwd,
+    stderrIsTerminal: options.stderrIsTerminal ?? false,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+function collector(): { stream: Writable; text(): string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      chunks.push(String(chunk));
+      callback();
+    },
+  });
+  return { stream, text: () => chunks.join('') };
 }

@@ -5,6 +5,8 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Whether stderr is a terminal a person watches: a call's progress line is redrawn there (progress.ts). */
+  stderrIsTerminal: boolean;
 }
 
 export function processIo(): CliIo {
@@ -16,6 +18,7 @@ export function processIo(): CliIo {
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
+    stderrIsTerminal: process.stderr.isTTY === true,
   };
 }
 

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { resolveAgentEndpoint } from '../../../agent/resolve-endpoint.ts';
-import { runAgent } from '../../../agent/run-agent.ts';
+import { type AgentTranscript, runAgent } from '../../../agent/run-agent.ts';
 import { loadConfig } from '../../../config/load-config.ts';
 import { toHttpClientOptions } from '../../../config/network-options.ts';
 import { isPeriscopeError } from '../../../errors.ts';
@@ -19,6 +19,7 @@ import {
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { createCallProgress, showsProgress } from '../progress.ts';
 
 export const ASK_HELP = `Usage: periscope ask <question…> [options]
 
@@ -26,7 +27,10 @@ An agent that searches, reads and answers with sources, over any OpenAI-compatib
 (agent.baseUrl, agent.model, agent.apiKey in the config; or OPENAI_BASE_URL, PERISCOPE_MODEL / OPENAI_MODEL,
 OPENAI_API_KEY). Works with Ollama, vLLM, LM Studio and hosted APIs.
 
-One line per tool call goes to stderr while it runs; the answer streams to stdout, then the sources.
+Each tool call gets one line on stderr when it ends, with its outcome (\`fetch example.com/x → HTTP_STATUS 404 in
+40 ms\`, \`search "tides" → ok, 5 results from brave in 412 ms\`); on a terminal the calls still running and their
+seconds are shown in place meanwhile. The answer streams to stdout, then the sources; a last stderr line counts the
+tool calls, the failed ones and the credits spent.
 
 Options:
   --model NAME            the model (overrides agent.model)
@@ -40,7 +44,8 @@ ${AGENT_FLAG_HELP}
 
 ${NETWORK_FLAGS_HELP}
 
-Exit codes: 0 answered, 1 the model endpoint or the loop failed, 2 usage or config error (e.g. no model).`;
+Exit codes: 0 answered (also when some tool calls failed: the model was told why, and each outcome is on stderr),
+1 the model endpoint or the loop failed, 2 usage or config error (e.g. no model).`;
 
 const FLAGS = {
   ...COMMON_FLAGS,
@@ -92,40 +97,69 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
   const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
   const http = createHttpClient(toHttpClientOptions(config.network, { env: io.env }));
   const json = Boolean(values.json);
+  const agentId = agentFlag(values);
+  const progress = createCallProgress(io);
   let streamed = false;
+  let lineOpen = false;
   try {
     const transcript = await runAgent({
       endpoint,
       http,
       tools: periscope.tools,
       question,
-      agentId: agentFlag(values),
+      agentId,
       maxTurns: maxTurns ?? config.agent.maxTurns,
       concurrency: config.agent.concurrency,
       stream: !values['no-stream'] && config.agent.stream,
-      onToolCall: (hint) => writeLine(io.stderr, hint),
+      onToolCall: (hint, call) => {
+        // Text the model streamed before calling tools leaves the terminal's cursor mid-line: move on first.
+        if (lineOpen && showsProgress(io)) io.stderr.write('\n');
+        lineOpen = false;
+        progress.begin(call.id, hint);
+      },
+      onToolResult: (record) => {
+        progress.end(record.id);
+        writeLine(io.stderr, `${record.hint} → ${record.outcome}`);
+      },
       onText: json
         ? undefined
         : (text) => {
             streamed = true;
+            lineOpen = !text.endsWith('\n');
             io.stdout.write(text);
           },
     });
-    if (json) {
-      writeLine(io.stdout, JSON.stringify(transcript, null, 2));
-      return EXIT_OK;
+    progress.close();
+    if (json) writeLine(io.stdout, JSON.stringify(transcript, null, 2));
+    else {
+      // Text streamed during a turn that then called tools was thinking aloud; the answer is the last turn's.
+      if (!streamed) io.stdout.write(transcript.answer);
+      writeLine(io.stdout, '');
+      if (transcript.sources.length > 0) {
+        writeLine(
+          io.stdout,
+          `\nSources:\n${transcript.sources.map((url, index) => `${index + 1}. ${url}`).join('\n')}`,
+        );
+      }
     }
-    // Text streamed during a turn that then called tools was thinking aloud; the answer is the last turn's.
-    if (!streamed) io.stdout.write(transcript.answer);
-    writeLine(io.stdout, '');
-    if (transcript.sources.length > 0) {
-      writeLine(
-        io.stdout,
-        `\nSources:\n${transcript.sources.map((url, index) => `${index + 1}. ${url}`).join('\n')}`,
-      );
-    }
+    const left = config.limits.credits.enabled ? await periscope.credits.balance(agentId) : undefined;
+    writeLine(io.stderr, closingLine(transcript, left));
     return EXIT_OK;
   } finally {
+    progress.close();
     await periscope.close();
   }
+}
+
+/** `3 tool calls (1 failed) · 4 credits spent, 6 left · 5.2 s`; `credits off` when limits.credits is. */
+function closingLine(transcript: AgentTranscript, creditsLeft: number | undefined): string {
+  const calls = transcript.toolCalls.length;
+  const failed = transcript.toolCalls.filter((call) => call.isError).length;
+  const spent = transcript.creditsSpent;
+  const credits =
+    creditsLeft === undefined
+      ? 'credits off'
+      : `${spent} ${spent === 1 ? 'credit' : 'credits'} spent, ${creditsLeft} left`;
+  const seconds = (transcript.timings.totalMs / 1000).toFixed(1);
+  return `${calls} tool ${calls === 1 ? 'call' : 'calls'} (${failed} failed) · ${credits} · ${seconds} s`;
 }

@@ -1,8 +1,13 @@
 import { stringify } from 'yaml';
+import { effectiveAgentSettings } from '../../../agent/resolve-endpoint.ts';
 import { configJsonSchema } from '../../../config/config-json-schema.ts';
 import { loadConfig } from '../../../config/load-config.ts';
 import { type EffectiveProxy, effectiveProxy } from '../../../config/network-options.ts';
 import { redactConfig, redactUrlCredentials } from '../../../config/redact.ts';
+import type { PeriscopeConfig } from '../../../config/schema.ts';
+import type { ProviderEntryConfig } from '../../../config/search-schema.ts';
+import { resolveProviderSettings } from '../../../search/provider-settings.ts';
+import { BUILT_IN_PROVIDERS } from '../../../search/providers/registry.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import { COMMON_FLAGS, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
@@ -51,11 +56,71 @@ export async function configCommand(argv: string[], io: CliIo): Promise<number> 
     proxy: proxy.httpsProxy?.value ?? proxy.httpProxy?.value ?? null,
     noProxy: proxy.noProxy?.value ?? null,
   };
-  const shown = redactConfig({ ...config, network });
+  const providers = providersWithEnvironment(config, io.env);
+  const agent = agentWithEnvironment(config, io.env);
+  const shown = redactConfig({ ...config, network, providers: providers.shown, agent: agent.shown });
   writeLine(io.stderr, source ? `# from ${source}` : '# no config file found: defaults only');
-  for (const note of environmentNotes(proxy)) writeLine(io.stderr, `# ${note}`);
+  for (const note of [...environmentNotes(proxy), ...providers.notes, ...agent.notes])
+    writeLine(io.stderr, `# ${note}`);
   writeLine(io.stdout, values.json ? JSON.stringify(shown, null, 2) : stringify(shown).trimEnd());
   return EXIT_OK;
+}
+
+interface WithEnvironment<T> {
+  shown: T;
+  /** `providers.brave.apiKey: from the environment (BRAVE_API_KEY)`. */
+  notes: string[];
+}
+
+const fromEnvironment = (path: string, variable: string) => `${path}: from the environment (${variable})`;
+
+/**
+ * `providers` with what each built-in provider reads from its well-known variables (`resolveProviderSettings`,
+ * the rule the search chain applies): a provider the environment configures is shown as if it were written.
+ */
+function providersWithEnvironment(
+  config: PeriscopeConfig,
+  env: NodeJS.ProcessEnv,
+): WithEnvironment<PeriscopeConfig['providers']> {
+  const shown: Record<string, unknown> = { ...config.providers };
+  const notes: string[] = [];
+  for (const [id, provider] of BUILT_IN_PROVIDERS) {
+    const written = config.providers[id];
+    const entry =
+      written === undefined || Array.isArray(written) ? undefined : (written as ProviderEntryConfig);
+    const { settings, fromEnvironment: variables } = resolveProviderSettings(provider, entry, env);
+    const names = Object.keys(variables);
+    if (names.length === 0) continue;
+    const merged: Record<string, unknown> = { ...entry };
+    for (const name of names) {
+      const topLevel = name === 'apiKey' || name === 'baseUrl';
+      if (topLevel) merged[name] = settings[name];
+      else
+        merged.extras = { ...(merged.extras as Record<string, unknown> | undefined), [name]: settings[name] };
+      notes.push(
+        fromEnvironment(`providers.${id}.${topLevel ? '' : 'extras.'}${name}`, variables[name] as string),
+      );
+    }
+    shown[id] = merged;
+  }
+  return { shown: shown as PeriscopeConfig['providers'], notes };
+}
+
+/** `agent` with the model, endpoint and key `periscope ask` takes from the environment (`effectiveAgentSettings`). */
+function agentWithEnvironment(
+  config: PeriscopeConfig,
+  env: NodeJS.ProcessEnv,
+): WithEnvironment<PeriscopeConfig['agent']> {
+  const shown: PeriscopeConfig['agent'] = { ...config.agent };
+  const notes: string[] = [];
+  const effective = effectiveAgentSettings(config.agent, env);
+  for (const name of ['baseUrl', 'model', 'apiKey'] as const) {
+    const setting = effective[name];
+    if (setting?.variable === undefined) continue;
+    shown[name] = setting.value;
+    notes.push(fromEnvironment(`agent.${name}`, setting.variable));
+  }
+  return { shown, notes };
 }
 
 /** Which shown values come from proxy environment variables rather than from the config (stderr, like `# from`). */

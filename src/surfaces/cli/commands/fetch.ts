@@ -1,7 +1,10 @@
+import { hintFor as callHint } from '../../../agent/call-hint.ts';
 import { loadConfig } from '../../../config/load-config.ts';
 import type { ToolErrorData } from '../../../errors.ts';
 import { createPeriscope } from '../../../index.ts';
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from '../cli-error.ts';
+import type { ToolResult } from '../../../tools/tool-result.ts';
+import { listsSectionsAfter, readOnHint, type WebFetchData } from '../../../tools/web-fetch.ts';
+import { EXIT_OK, UsageError } from '../cli-error.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -14,6 +17,8 @@ import {
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { printToolResult } from '../print-tool-result.ts';
+import { withProgress } from '../progress.ts';
 
 export const FETCH_HELP = `Usage: periscope fetch <url> [options]
 
@@ -45,7 +50,7 @@ const LIMIT_FLAGS: Record<string, string> = {
 };
 
 /** What a person at a terminal can do about an error (the model gets its own sentence). */
-function hintFor(error: ToolErrorData): string {
+function errorHint(error: ToolErrorData): string {
   const details = error.details ?? {};
   const flag = typeof details.limit === 'string' ? LIMIT_FLAGS[details.limit] : undefined;
   if (flag) return ` (raise it with ${flag} N)`;
@@ -96,23 +101,35 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   const periscope = createPeriscope(config, { env: io.env });
   const maxChars = integerFlag(values, 'max-chars', 100);
   const startIndex = integerFlag(values, 'start', 0);
-  const result = await periscope.fetch(
-    {
-      url: positionals[0] as string,
-      ...(mode ? { extractMode: mode } : {}),
-      ...(maxChars === undefined ? {} : { maxChars }),
-      ...(startIndex === undefined ? {} : { startIndex }),
-    },
-    { agentId },
+  const input = {
+    url: positionals[0] as string,
+    ...(mode ? { extractMode: mode as 'markdown' | 'text' } : {}),
+    ...(maxChars === undefined ? {} : { maxChars }),
+    ...(startIndex === undefined ? {} : { startIndex }),
+  };
+  const result = await withProgress(io, callHint({ name: 'web_fetch', input }), () =>
+    periscope.fetch(input, { agentId }),
   );
   await periscope.close();
-  if (values.json) writeLine(io.stdout, JSON.stringify(result, null, 2));
-  if (!result.isError) {
-    if (!values.json) writeLine(io.stdout, result.output);
-    if (result.display) writeLine(io.stderr, result.display);
-    return EXIT_OK;
-  }
-  const { error } = result.data as { error: ToolErrorData };
-  if (!values.json) writeLine(io.stderr, `periscope: ${error.message}${hintFor(error)}`);
-  return error.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_TOOL_ERROR;
+  return printToolResult(io, result, { json: Boolean(values.json), render: forPeople, hint: errorHint });
+}
+
+/**
+ * The page as a person reads it: the model's read-on sentence ("call web_fetch with … startIndex=N", the last
+ * line of a truncated result, rebuilt from `data` by the tool's own `readOnHint`) becomes the flag to pass.
+ */
+function forPeople(result: ToolResult): string {
+  const data = result.data as WebFetchData;
+  if (!data.truncated || data.nextStartIndex === undefined) return result.output;
+  const modelHint = `\n${readOnHint(data)}`;
+  if (!result.output.endsWith(modelHint)) return result.output;
+  const end = data.startIndex + data.length;
+  const sections = listsSectionsAfter(data)
+    ? ' The sections after this point are listed at the end of the content above, each startIndex a --start value.'
+    : '';
+  return (
+    `${result.output.slice(0, -modelHint.length)}\n` +
+    `[Showing characters ${data.startIndex}–${end} of ${data.totalLength}.${sections} ` +
+    `To read on, run the same command with --start ${data.nextStartIndex}.]`
+  );
 }

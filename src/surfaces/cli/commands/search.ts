@@ -1,10 +1,9 @@
 import { dirname } from 'node:path';
 import { loadConfig } from '../../../config/load-config.ts';
-import type { ToolErrorData } from '../../../errors.ts';
 import { createPeriscope } from '../../../index.ts';
 import { searchStartLine } from '../../../tools/search-summary.ts';
 import type { ToolResult } from '../../../tools/tool-result.ts';
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from '../cli-error.ts';
+import { EXIT_OK, UsageError } from '../cli-error.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -18,6 +17,8 @@ import {
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { printToolResult } from '../print-tool-result.ts';
+import { withProgress } from '../progress.ts';
 
 export const SEARCH_HELP = `Usage: periscope search <query…> [options]
 
@@ -132,43 +133,33 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
   const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
   const provider = text(values, 'provider');
   const options = { agentId: agentFlag(values), ...(provider === undefined ? {} : { provider }) };
-  writeLine(io.stderr, searchStartLine(command, query));
-  let result: ToolResult;
+  let call: () => Promise<ToolResult>;
   if (command === 'search') {
     const freshness = choice(values, 'freshness', ['day', 'week', 'month', 'year'] as const);
     const region = text(values, 'region');
     const language = text(values, 'language');
-    result = await periscope.search(
-      {
-        query,
-        ...(count === undefined ? {} : { count }),
-        ...(freshness ? { freshness } : {}),
-        ...(region ? { region } : {}),
-        ...(language ? { language } : {}),
-      },
-      options,
-    );
+    const input = {
+      query,
+      ...(count === undefined ? {} : { count }),
+      ...(freshness ? { freshness } : {}),
+      ...(region ? { region } : {}),
+      ...(language ? { language } : {}),
+    };
+    call = () => periscope.search(input, options);
   } else {
     const size = choice(values, 'size', ['small', 'medium', 'large', 'wallpaper'] as const);
     const type = choice(values, 'type', ['photo', 'clipart', 'gif', 'transparent', 'line'] as const);
     const layout = choice(values, 'layout', ['square', 'tall', 'wide'] as const);
-    result = await periscope.imageSearch(
-      {
-        query,
-        ...(count === undefined ? {} : { count }),
-        ...(size ? { size } : {}),
-        ...(type ? { type } : {}),
-        ...(layout ? { layout } : {}),
-      },
-      options,
-    );
+    const input = {
+      query,
+      ...(count === undefined ? {} : { count }),
+      ...(size ? { size } : {}),
+      ...(type ? { type } : {}),
+      ...(layout ? { layout } : {}),
+    };
+    call = () => periscope.imageSearch(input, options);
   }
+  const result = await withProgress(io, searchStartLine(command, query), call, { startLine: true });
   await periscope.close();
-  if (values.json) writeLine(io.stdout, JSON.stringify(result, null, 2));
-  else if (!result.isError) writeLine(io.stdout, result.output);
-  if (result.display) writeLine(io.stderr, result.display);
-  if (!result.isError) return EXIT_OK;
-  const { error } = result.data as { error: ToolErrorData };
-  if (!values.json) writeLine(io.stderr, `periscope: ${error.message}`);
-  return error.code === 'INVALID_INPUT' || error.code === 'CONFIG_INVALID' ? EXIT_USAGE : EXIT_TOOL_ERROR;
+  return printToolResult(io, result, { json: Boolean(values.json) });
 }
