@@ -275,6 +275,7 @@ test('search --json: what brave said (a refused key, a 422 VALIDATION) reaches d
     env,
   );
   assert.equal(forcedRun.code, 1, forcedRun.stderr);
+  assert.match(forcedRun.stderr, /→ HTTP_STATUS in \d+ ms \(brave failed: key refused\)/);
   const forced = JSON.parse(forcedRun.stdout) as FailedSearch;
   assert.equal(forced.isError, true);
   assert.deepEqual(saidBy({ ...forced.data.error, ...forced.data.error.details }), refusedKey);
@@ -291,6 +292,11 @@ test('search --json: what brave said (a refused key, a 422 VALIDATION) reaches d
   const all = JSON.parse(allRun.stdout) as FailedSearch;
   assert.equal(all.data.error.code, 'ALL_FAILED');
   assert.equal(all.data.error.retryable, true, 'wikipedia’s 503 may pass');
+  assert.match(
+    allRun.stderr,
+    /\(brave failed: HTTP 422, wikipedia failed: HTTP 503\)/,
+    'the summary says what each said',
+  );
   assert.deepEqual(
     all.data.attempts.map((attempt) => ({ provider: attempt.provider, ...saidBy(attempt) })),
     [

@@ -17,12 +17,17 @@ export function describeMisses(attempts: readonly ProviderAttempt[]): string {
   return attempts
     .filter((attempt) => attempt.outcome !== 'ok')
     .map((attempt) => {
-      const reason = attempt.code
-        ? (REASONS[attempt.code] ?? attempt.code.toLowerCase().replace(/_/g, ' '))
-        : 'failed';
-      return `${attempt.provider} ${attempt.outcome}: ${reason}`;
+      return `${attempt.provider} ${attempt.outcome}: ${missReason(attempt)}`;
     })
     .join(', ');
+}
+
+/** What the provider said, most specific first: `key refused`, `HTTP 422`, `rate limited`. */
+function missReason(attempt: ProviderAttempt): string {
+  if (attempt.reason === 'invalid-key') return 'key refused';
+  if (attempt.code === 'HTTP_STATUS' && attempt.status !== undefined) return `HTTP ${attempt.status}`;
+  if (!attempt.code) return 'failed';
+  return REASONS[attempt.code] ?? attempt.code.toLowerCase().replace(/_/g, ' ');
 }
 
 /** `brave → 8 results in 412 ms (duckduckgo skipped: blocked)` */

@@ -160,7 +160,7 @@ test('an honest empty answer says so; every provider failing is ALL_FAILED, neve
   assert.doesNotMatch(failed.output, /no results found/i);
   assert.match(
     failed.display ?? '',
-    /^search "limited" → ALL_FAILED in \d+ ms \(brave failed: rate limited, duckduckgo failed: blocked, wikipedia failed: HTTP error\)$/,
+    /^search "limited" → ALL_FAILED in \d+ ms \(brave failed: rate limited, duckduckgo failed: blocked, wikipedia failed: HTTP 503\)$/,
   );
 });
 
