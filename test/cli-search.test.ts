@@ -118,7 +118,7 @@ test('with no key, auto falls back to the keyless providers and reports each fai
   assert.equal(result.code, 1);
   assert.match(
     result.stderr,
-    /ALL_FAILED in \d+ ms \(duckduckgo failed: blocked, wikipedia failed: HTTP error\)/,
+    /ALL_FAILED in \d+ ms \(duckduckgo failed: blocked, wikipedia failed: HTTP 503\)/,
   );
   assert.match(
     result.stderr,
@@ -187,7 +187,7 @@ test('a 429 with Retry-After: 60 in one run benches the provider for the next ru
   const before = Date.now();
   const first = await run(['search', 'tide', '--config', limited], env);
   assert.equal(first.code, 1);
-  assert.match(first.stderr, /\(brave failed: rate limited[^,]*, wikipedia failed: HTTP error\)/);
+  assert.match(first.stderr, /\(brave failed: rate limited[^,]*, wikipedia failed: HTTP 503\)/);
   assert.equal(asked(), 1);
 
   const status = await run(['status', '--config', limited], env);
@@ -202,7 +202,7 @@ test('a 429 with Retry-After: 60 in one run benches the provider for the next ru
   const asking = Date.now();
   const second = await run(['search', 'tide', '--config', limited], env);
   const answered = Date.now();
-  assert.match(second.stderr, /\(brave skipped: rate limited, wikipedia failed: HTTP error\)/);
+  assert.match(second.stderr, /\(brave skipped: rate limited, wikipedia failed: HTTP 503\)/);
   // What is left of the 60 s when the second run looked (a loaded machine takes seconds between the runs).
   const left = /brave skipped \(RATE_LIMITED\): cooling down for (\d+) s after: rate limited/.exec(
     second.stderr,
