@@ -53,6 +53,8 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
   let origin: TestServer;
   let canary: LoopbackServer;
   let backend: BrowserFetchBackend;
+  /** `http://127.0.0.1:<port>/` with nothing listening: a connection there is refused. */
+  let deadUrl: string;
   const guard = createLoopbackConnectGuard();
   const httpFetch = createHttpClient({
     allowPrivateNetwork: ['127.0.0.1/32'],
@@ -69,7 +71,29 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
   before(async () => {
     canary = await startCanaryServer('127.0.0.2');
     const target = `http://127.0.0.2:${canary.port}`;
+    const closed = await startTestServer(() => {});
+    deadUrl = `${closed.url}/gone`;
+    await closed.close();
+    const article = (title: string, extra: string) =>
+      `<!doctype html><title>${title}</title>${extra}<article><h1>${title}</h1>${PARAGRAPHS}</article>`;
     origin = await startTestServer({
+      '/script-to-dead': (_request, response) =>
+        html(response, article('Moving on', `<script>location.href = '${deadUrl}';</script>`)),
+      '/refresh-to-dead': (_request, response) =>
+        html(response, article('Refreshing', `<meta http-equiv="refresh" content="0;url=${deadUrl}">`)),
+      '/script-to-private': (_request, response) =>
+        html(response, article('Moving inside', `<script>location.replace('${target}/admin');</script>`)),
+      '/script-to-live': (_request, response) =>
+        html(response, article('Moving along', `<script>location.href = '/landed';</script>`)),
+      '/landed': (_request, response) => html(response, article('Landed', '')),
+      '/many-refused': (_request, response) =>
+        html(
+          response,
+          article(
+            'Many refused',
+            `<script>for (let index = 0; index < 120; index++) fetch('${target}/n' + index).catch(() => {});</script>`,
+          ),
+        ),
       '/app': (_request, response) => html(response, spa('index.html')),
       '/assets/index-4f2a9c.js': (_request, response) =>
         response.writeHead(200, { 'content-type': 'text/javascript' }).end(spa('app.js')),
@@ -227,6 +251,50 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
       fetchPage('/redirect-private'),
       (error) => isPeriscopeError(error) && error.code === 'URL_BLOCKED',
     );
+    assert.equal(canary.connections, 0);
+  });
+
+  test('a main-frame navigation that fails is a failure of the attempt, with its cause, not the error page', async () => {
+    // Before: status 200, title "This site can't be reached" (Chromium's own error page read as the page).
+    for (const path of ['/script-to-dead', '/refresh-to-dead']) {
+      await assert.rejects(
+        fetchPage(path),
+        (error) =>
+          isPeriscopeError(error) &&
+          error.code === 'NETWORK' &&
+          error.retryable &&
+          error.message.includes(deadUrl) &&
+          error.details.provider === 'browser',
+        path,
+      );
+    }
+    // A navigation the router refused (a private address) is URL_BLOCKED, with the policy's reason.
+    await assert.rejects(
+      fetchPage('/script-to-private'),
+      (error) =>
+        isPeriscopeError(error) &&
+        error.code === 'URL_BLOCKED' &&
+        /127\.0\.0\.2/.test(error.message) &&
+        error.details.reason === 'loopback',
+    );
+    assert.equal(canary.connections, 0);
+    // The first navigation itself failing: the document is unreachable, and no page is made of it.
+    await assert.rejects(
+      backend.fetchPage({ url: new URL(deadUrl), mode: 'markdown' }, context()),
+      (error) => isPeriscopeError(error) && error.code === 'NETWORK',
+    );
+    // A navigation that succeeds is read as before: the page it led to.
+    const landed = await fetchPage('/script-to-live');
+    assert.equal(landed.status, 200);
+    assert.equal(landed.content.title, 'Landed');
+  });
+
+  test('the refused sub-request warning counts every refusal, with a short sample', async () => {
+    // Before: "50 sub-request(s) to non-public addresses refused" — the record's cap printed as the count.
+    const page = await fetchPage('/many-refused');
+    const warning = page.warnings?.find((line) => line.includes('non-public')) ?? '';
+    assert.match(warning, /^120 sub-request\(s\) to non-public addresses refused: /, warning);
+    assert.equal(warning.match(/127\.0\.0\.2/g)?.length, 3, 'three examples');
     assert.equal(canary.connections, 0);
   });
 
