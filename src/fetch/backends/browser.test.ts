@@ -8,12 +8,13 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { CallContext } from '../../call-context.ts';
-import { browserSchema } from '../../config/fetch-schema.ts';
+import { browserSchema, type FetchBackendId } from '../../config/fetch-schema.ts';
 import { type FetchAttempt, isPeriscopeError, type ToolErrorData } from '../../errors.ts';
 import { createPeriscope } from '../../index.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import { chromiumTestGate } from '../../testing/chromium.ts';
 import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
+import { startConnectProxyServer } from '../../testing/connect-proxy-server.ts';
 import { type LoopbackServer, startCanaryServer } from '../../testing/loopback-server.ts';
 import { startProviderStandIn } from '../../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
@@ -352,25 +353,43 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
   test('the chain escalates a JavaScript shell and a bot challenge from local to the browser, past tavily (createPeriscope)', async () => {
     // tavily sits between local and the browser: it runs no JavaScript, so escalation passes it by; exa comes
     // after the browser. One stand-in serves both (tavily POST /extract, exa POST /contents), always failing.
+    // Readers are never sent an internal URL, so the site is reached by a public name: the injected resolver answers
+    // `site.example` with a public address, and a CONNECT proxy on 127.0.0.1 tunnels it to the origin (the proxy
+    // never dials out; loopback endpoints bypass it). A probe with a loopback answer shows the name goes through it.
     const readers = await startProviderStandIn(() => ({ status: 500, body: { error: 'upstream failed' } }));
+    const proxy = await startConnectProxyServer({
+      publicTargetsTo: { host: '127.0.0.1', port: origin.port },
+    });
     const asked = (path: string) => readers.calls.filter((call) => call.url.pathname === path).length;
-    const periscope = createPeriscope(
-      {
-        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
-        fetch: {
-          chain: ['local', 'tavily', 'browser', 'exa'],
-          robots: 'ignore',
-          browser: { waitMs: 3_000, networkIdleMs: 300, warmPages: 0 },
-          backends: {
-            tavily: { baseUrl: readers.url, apiKey: 'tvly-test' },
-            exa: { baseUrl: readers.url, apiKey: 'exa-test' },
+    const open = (chain: FetchBackendId[], address: string) =>
+      createPeriscope(
+        {
+          network: { allowPrivateNetwork: ['127.0.0.1/32'], proxy: proxy.url, noProxy: '127.0.0.0/8' },
+          fetch: {
+            chain,
+            robots: 'ignore',
+            browser: { waitMs: 3_000, networkIdleMs: 300, warmPages: 0 },
+            backends: {
+              tavily: { baseUrl: readers.url, apiKey: 'tvly-test' },
+              exa: { baseUrl: readers.url, apiKey: 'exa-test' },
+            },
           },
         },
-      },
-      { env: {} },
-    );
+        {
+          env: {},
+          lookup: async (hostname) => {
+            if (hostname !== 'site.example')
+              throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+            return [{ address, family: 4 }];
+          },
+        },
+      );
+    const probe = await open(['local'], '127.0.0.1').fetch({ url: 'http://site.example/app' });
+    assert.deepEqual(proxy.connects, ['127.0.0.1:80'], probe.output);
+    proxy.connects.length = 0;
+    const periscope = open(['local', 'tavily', 'browser', 'exa'], '93.184.215.14');
     try {
-      const shell = await periscope.fetch({ url: `${origin.url}/app` });
+      const shell = await periscope.fetch({ url: 'http://site.example/app' });
       assert.equal(shell.isError, false, shell.output);
       const data = shell.data as WebFetchData;
       assert.equal(data.backend, 'browser');
@@ -388,7 +407,7 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
         /→ local failed \(EMPTY_CONTENT\) → tavily skipped \(escalating\) → browser 200 text\/html, \d+ chars in \d+ ms$/,
       );
 
-      const challenged = await periscope.fetch({ url: `${origin.url}/challenge` });
+      const challenged = await periscope.fetch({ url: 'http://site.example/challenge' });
       assert.equal(challenged.isError, false, challenged.output);
       const behind = challenged.data as WebFetchData;
       assert.equal(behind.backend, 'browser');
@@ -408,7 +427,7 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
       assert.equal(readers.calls.length, 0, 'no reader was asked');
 
       // A check the browser cannot pass either: after the browser's turn, the rest of the chain is asked as usual.
-      const captcha = await periscope.fetch({ url: `${origin.url}/captcha` });
+      const captcha = await periscope.fetch({ url: 'http://site.example/captcha' });
       assert.equal(captcha.isError, true);
       assert.deepEqual(
         (((captcha.data as { error: ToolErrorData }).error.details?.attempts ?? []) as FetchAttempt[]).map(
@@ -423,9 +442,15 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
       );
       assert.equal(asked('/extract'), 0, 'tavily was never asked');
       assert.equal(asked('/contents'), 1, 'exa was asked once');
+      assert.deepEqual(proxy.refused, []);
+      assert.ok(
+        proxy.connects.every((target) => target === '93.184.215.14:80'),
+        `proxied connections: ${proxy.connects.join(', ')}`,
+      );
     } finally {
       await periscope.close();
       await readers.close();
+      await proxy.close();
     }
   });
 });
