@@ -1,13 +1,20 @@
 /**
  * The web_fetch chain through createPeriscope: an origin on 127.0.0.1 (opened by the allow-list, 127.0.0.1/32
  * only) and reader stand-ins on 127.0.0.1 speaking their APIs. Fallback order, escalation on evidence, the privacy
- * rule, URL_BLOCKED stopping everything, and the display line.
+ * rules, URL_BLOCKED stopping everything, and the display line.
+ *
+ * An internal URL is never handed to a reader, so the tests that need a reader to be asked use a public name:
+ * `rivers.example`, which the injected resolver answers with a public address, reached through a CONNECT proxy on
+ * 127.0.0.1 that tunnels every non-loopback target to the origin (network.proxy; loopback endpoints bypass it).
+ * No packet leaves 127.0.0.1: the `before` hook checks that the name goes through the proxy before any test runs.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { FetchAttempt, ToolErrorData } from '../errors.ts';
 import { createPeriscope } from '../index.ts';
+import type { LookupFunction } from '../net/types.ts';
+import { type ConnectProxyServer, startConnectProxyServer } from '../testing/connect-proxy-server.ts';
 import { type LoopbackServer, startCanaryServer } from '../testing/loopback-server.ts';
 import { type StandInReply, startProviderStandIn } from '../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -33,12 +40,31 @@ const CHALLENGE = `<!doctype html><html><head><title>Just a moment...</title></h
 <h1>Checking your browser before accessing the site</h1>
 <script>location.replace('/challenge?answer=' + 6 * 7);</script></body></html>`;
 
+/** A public name for the origin (see the file's comment), and the public address the resolver gives it. */
+const PUBLIC = 'http://rivers.example';
+const PUBLIC_ADDRESS = '93.184.215.14';
+
 type Replies = Record<string, StandInReply>;
 type ReaderEntry = { baseUrl?: string; apiKey?: string; timeoutMs?: number };
+
+/** `rivers.example` → PUBLIC_ADDRESS, `intranet.example` → 10.1.2.3, `wiki.test` → 127.0.0.1. */
+function resolverFor(publicAddress: string): LookupFunction {
+  const answers: Record<string, string> = {
+    'rivers.example': publicAddress,
+    'intranet.example': '10.1.2.3',
+    'wiki.test': '127.0.0.1',
+  };
+  return async (hostname) => {
+    const address = answers[hostname];
+    if (address === undefined) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    return [{ address, family: 4 }];
+  };
+}
 
 describe('fetch chain', () => {
   let origin: TestServer;
   let canary: LoopbackServer;
+  let proxy: ConnectProxyServer;
   const replies: Replies = {};
   const readers: Record<string, TestServer> = {};
   let originStatus = 200;
@@ -62,20 +88,33 @@ describe('fetch chain', () => {
         () => replies[id] ?? { status: 500, body: { error: 'no reply set' } },
       );
     }
+    proxy = await startConnectProxyServer({ publicTargetsTo: { host: '127.0.0.1', port: origin.port } });
+    // The safety check: with the name answered by a loopback address, the fetch goes to the proxy (CONNECT to the
+    // checked address), not straight to the address, so with the public answer it never dials out either.
+    const probe = await open(['local'], { publicAddress: '127.0.0.1' }).fetch({ url: `${PUBLIC}/article` });
+    assert.deepEqual(proxy.connects, ['127.0.0.1:80'], probe.output);
+    proxy.connects.length = 0;
   });
   after(async () => {
+    await proxy.close();
     await origin.close();
     await canary.close();
     for (const server of Object.values(readers)) await server.close();
+    assert.deepEqual(proxy.refused, []);
+    assert.ok(
+      proxy.connects.every((target) => target === `${PUBLIC_ADDRESS}:80` || target.startsWith('127.0.0.1:')),
+      `proxied connections: ${proxy.connects.join(', ')}`,
+    );
   });
 
   function open(
     chain: string[],
     extra: {
       thirdParty?: boolean;
-      lookup?: boolean;
       readers?: Record<string, ReaderEntry>;
       browserPath?: string;
+      publicAddress?: string;
+      allowPrivateNetwork?: string[];
     } = {},
   ) {
     const backends = Object.fromEntries(
@@ -86,7 +125,11 @@ describe('fetch chain', () => {
     );
     return createPeriscope(
       {
-        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        network: {
+          allowPrivateNetwork: extra.allowPrivateNetwork ?? ['127.0.0.1/32'],
+          proxy: proxy.url,
+          noProxy: '127.0.0.0/8',
+        },
         fetch: {
           chain: chain as never,
           robots: 'ignore',
@@ -95,17 +138,7 @@ describe('fetch chain', () => {
           backends,
         },
       },
-      {
-        env: {},
-        ...(extra.lookup
-          ? {
-              lookup: async (hostname: string) =>
-                hostname === 'intranet.example'
-                  ? [{ address: '10.1.2.3', family: 4 }]
-                  : [{ address: '127.0.0.1', family: 4 }],
-            }
-          : {}),
-      },
+      { env: {}, lookup: resolverFor(extra.publicAddress ?? PUBLIC_ADDRESS) },
     );
   }
   const readerCalls = () => Object.values(readers).reduce((sum, server) => sum + server.calls.length, 0);
@@ -123,7 +156,7 @@ describe('fetch chain', () => {
       body: { code: 429, message: 'slow down' },
     };
     replies.firecrawl = { status: 502, body: { success: false, error: 'SCRAPE_ALL_ENGINES_FAILED' } };
-    const result = await open(['jina-reader', 'firecrawl', 'local']).fetch({ url: `${origin.url}/article` });
+    const result = await open(['jina-reader', 'firecrawl', 'local']).fetch({ url: `${PUBLIC}/article` });
     assert.equal(result.isError, false, result.output);
     const data = result.data as WebFetchData;
     assert.equal(data.backend, 'local');
@@ -154,7 +187,7 @@ describe('fetch chain', () => {
     };
     const result = await open(['jina-reader', 'firecrawl', 'tavily', 'local'], {
       readers: { firecrawl: { timeoutMs: 400 }, tavily: { baseUrl: unreachable } },
-    }).fetch({ url: `${origin.url}/article` });
+    }).fetch({ url: `${PUBLIC}/article` });
     assert.equal(result.isError, false, result.output);
     const attempts = attemptsOf(result.data);
     assert.deepEqual(
@@ -183,7 +216,7 @@ describe('fetch chain', () => {
     replies['jina-reader'] = { body: JINA_OK };
     const result = await open(['local', 'tavily', 'jina-reader', 'browser'], {
       browserPath: '/nonexistent/chromium',
-    }).fetch({ url: `${origin.url}/challenge` });
+    }).fetch({ url: `${PUBLIC}/challenge` });
     assert.equal(result.isError, false, result.output);
     const attempts = attemptsOf(result.data);
     assert.deepEqual(summary(attempts), ['local:failed', 'tavily:failed', 'jina-reader:ok']);
@@ -205,7 +238,7 @@ describe('fetch chain', () => {
   test('the first reader that answers wins; local is not asked', async () => {
     replies['jina-reader'] = { body: JINA_OK };
     const before = origin.calls.length;
-    const result = await open(['jina-reader', 'local']).fetch({ url: `${origin.url}/article` });
+    const result = await open(['jina-reader', 'local']).fetch({ url: `${PUBLIC}/article` });
     const data = result.data as WebFetchData;
     assert.equal(data.backend, 'jina-reader');
     assert.equal(data.extractor, 'jina-reader');
@@ -216,7 +249,7 @@ describe('fetch chain', () => {
   test('every rung failing is ALL_FAILED with each reason, retryable, soonest retryAfterMs', async () => {
     replies['jina-reader'] = { status: 429, headers: { 'retry-after': '9' }, body: { message: 'slow down' } };
     replies.firecrawl = { status: 503, headers: { 'retry-after': '4' }, body: { error: 'busy' } };
-    const result = await open(['jina-reader', 'firecrawl']).fetch({ url: `${origin.url}/article` });
+    const result = await open(['jina-reader', 'firecrawl']).fetch({ url: `${PUBLIC}/article` });
     assert.equal(result.isError, true);
     const error = (result.data as { error: ToolErrorData }).error;
     assert.equal(error.code, 'ALL_FAILED');
@@ -229,7 +262,7 @@ describe('fetch chain', () => {
   test('a JavaScript shell from local escalates past readers that do not run JavaScript', async () => {
     replies['jina-reader'] = { body: JINA_OK };
     const tavilyBefore = readers.tavily?.calls.length ?? 0;
-    const result = await open(['local', 'tavily', 'jina-reader']).fetch({ url: `${origin.url}/shell` });
+    const result = await open(['local', 'tavily', 'jina-reader']).fetch({ url: `${PUBLIC}/shell` });
     assert.equal(result.isError, false, result.output);
     const attempts = attemptsOf(result.data);
     assert.deepEqual(summary(attempts), ['local:failed', 'tavily:skipped', 'jina-reader:ok']);
@@ -242,7 +275,7 @@ describe('fetch chain', () => {
   });
 
   test('a shell with nowhere to escalate stays EMPTY_CONTENT saying a browser is needed', async () => {
-    const result = await open(['local', 'tavily']).fetch({ url: `${origin.url}/shell` });
+    const result = await open(['local', 'tavily']).fetch({ url: `${PUBLIC}/shell` });
     const error = (result.data as { error: ToolErrorData }).error;
     assert.equal(error.code, 'EMPTY_CONTENT');
     assert.equal(error.details?.reason, 'javascript-shell');
@@ -251,7 +284,7 @@ describe('fetch chain', () => {
 
   test("the origin's own answer (404) stops the chain: no reader is asked", async () => {
     const before = readerCalls();
-    const result = await open(['local', 'jina-reader']).fetch({ url: `${origin.url}/missing` });
+    const result = await open(['local', 'jina-reader']).fetch({ url: `${PUBLIC}/missing` });
     const error = (result.data as { error: ToolErrorData }).error;
     assert.equal(error.code, 'HTTP_STATUS');
     assert.equal(error.details?.status, 404);
@@ -262,7 +295,7 @@ describe('fetch chain', () => {
     replies['jina-reader'] = { body: JINA_OK };
     originStatus = 503;
     try {
-      const result = await open(['local', 'jina-reader']).fetch({ url: `${origin.url}/article` });
+      const result = await open(['local', 'jina-reader']).fetch({ url: `${PUBLIC}/article` });
       assert.equal((result.data as WebFetchData).backend, 'jina-reader');
       assert.deepEqual(summary(attemptsOf(result.data)), ['local:failed', 'jina-reader:ok']);
     } finally {
@@ -274,11 +307,10 @@ describe('fetch chain', () => {
     replies['jina-reader'] = { body: JINA_OK };
     const before = readerCalls();
     for (const url of [
-      `${origin.url}/article?token=s3cr3t-value`,
-      `${origin.url}/article?X-Amz-Signature=abc123&X-Amz-Credential=AKIA`,
-      `${origin.url}/article?access_token=abc`,
-      `http://user:pass@127.0.0.1:${origin.port}/article`,
-      `${origin.url}/article?id=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig`,
+      `${PUBLIC}/article?token=s3cr3t-value`,
+      `${PUBLIC}/article?X-Amz-Signature=abc123&X-Amz-Credential=AKIA`,
+      `${PUBLIC}/article?access_token=abc`,
+      `${PUBLIC}/article?id=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig`,
     ]) {
       const result = await open(['jina-reader', 'firecrawl', 'local']).fetch({ url });
       assert.equal(result.isError, false, `${url}: ${result.output}`);
@@ -294,10 +326,81 @@ describe('fetch chain', () => {
     assert.equal(readerCalls(), before, 'no reader stand-in saw any request');
   });
 
+  test('an internal URL opened by allowPrivateNetwork never reaches a reader: local serves it, the skip says why', async () => {
+    // Before: jina-reader was asked for http://127.0.0.1:<port>/article and served it.
+    replies['jina-reader'] = { body: JINA_OK };
+    const before = readerCalls();
+    const cases: Array<[string, RegExp]> = [
+      [`${origin.url}/article`, /^127\.0\.0\.1 is a non-public address \(loopback, 127\.0\.0\.0\/8\)/],
+      [
+        `http://wiki.test:${origin.port}/article`,
+        /^host "wiki\.test" resolves to 127\.0\.0\.1, a non-public address \(loopback/,
+      ],
+    ];
+    for (const [url, reason] of cases) {
+      const result = await open(['jina-reader', 'local']).fetch({ url });
+      assert.equal(result.isError, false, `${url}: ${result.output}`);
+      const data = result.data as WebFetchData;
+      assert.equal(data.backend, 'local', url);
+      const attempts = attemptsOf(data);
+      assert.deepEqual(summary(attempts), ['jina-reader:skipped', 'local:ok'], url);
+      assert.equal(attempts[0]?.code, 'URL_BLOCKED');
+      assert.match(attempts[0]?.message ?? '', reason, url);
+      assert.match(attempts[0]?.message ?? '', /never sent to a third-party reader/);
+      assert.match(result.display ?? '', /→ jina-reader skipped \(internal address\) → local 200 /);
+    }
+    // With only readers in the chain, nothing may fetch it: URL_BLOCKED saying why, not NOT_CONFIGURED.
+    const readersOnly = await open(['jina-reader', 'firecrawl']).fetch({ url: `${origin.url}/article` });
+    const error = (readersOnly.data as { error: ToolErrorData }).error;
+    assert.equal(error.code, 'URL_BLOCKED', readersOnly.output);
+    assert.equal(error.details?.reason, 'internal-address');
+    assert.match(error.message, /127\.0\.0\.1 is a non-public address .*never sent to a third-party reader/);
+    assert.match(error.message, /local or browser/);
+    assert.equal(readerCalls(), before, 'no reader stand-in saw any request');
+  });
+
+  test('a URL with a user name or password is refused the same way whatever the chain', async () => {
+    // Before: NOT_CONFIGURED with [jina-reader], and local's own answer (here a page) with [local, jina-reader].
+    replies['jina-reader'] = { body: JINA_OK };
+    const readersBefore = readerCalls();
+    const originBefore = origin.calls.length;
+    const url = `http://user:hunter2@rivers.example/article`;
+    const outcomes = [];
+    for (const chain of [['jina-reader'], ['local', 'jina-reader'], ['jina-reader', 'local']]) {
+      const result = await open(chain).fetch({ url });
+      assert.equal(result.isError, true, `${chain.join(',')}: ${result.output}`);
+      const error = (result.data as { error: ToolErrorData }).error;
+      outcomes.push([error.code, error.message, error.details?.reason]);
+      assert.doesNotMatch(result.output, /hunter2/);
+    }
+    assert.deepEqual(outcomes[1], outcomes[0]);
+    assert.deepEqual(outcomes[2], outcomes[0]);
+    const [code, message, reason] = outcomes[0] ?? [];
+    assert.equal(code, 'INVALID_INPUT');
+    assert.equal(reason, 'credentials-in-url');
+    assert.match(String(message), /user name or password/);
+    assert.match(String(message), /without them/);
+    assert.equal(readerCalls(), readersBefore, 'no reader was asked');
+    assert.equal(origin.calls.length, originBefore, 'the site was not asked either');
+  });
+
+  test('credential-like query parameters with only readers in the chain: URL_BLOCKED saying why', async () => {
+    // Before: NOT_CONFIGURED "no back-end in fetch.chain could take this URL".
+    const before = readerCalls();
+    const result = await open(['jina-reader']).fetch({ url: `${PUBLIC}/article?token=s3cr3t-value` });
+    const error = (result.data as { error: ToolErrorData }).error;
+    assert.equal(error.code, 'URL_BLOCKED', result.output);
+    assert.equal(error.details?.reason, 'credentials-in-url');
+    assert.match(error.message, /credential-like query parameters \(token\)/);
+    assert.match(error.message, /local or browser/);
+    assert.doesNotMatch(result.output, /s3cr3t-value/);
+    assert.equal(readerCalls(), before);
+  });
+
   test('fetch.thirdParty: false turns every reader off', async () => {
     const before = readerCalls();
     const result = await open(['jina-reader', 'tavily', 'local'], { thirdParty: false }).fetch({
-      url: `${origin.url}/article`,
+      url: `${PUBLIC}/article`,
     });
     const attempts = attemptsOf(result.data);
     assert.deepEqual(summary(attempts), ['jina-reader:skipped', 'tavily:skipped', 'local:ok']);
@@ -315,7 +418,7 @@ describe('fetch chain', () => {
       const result = await open(['jina-reader', 'local']).fetch({ url });
       assert.equal((result.data as { error: ToolErrorData }).error.code, 'URL_BLOCKED', url);
     }
-    const resolved = await open(['jina-reader', 'local'], { lookup: true }).fetch({
+    const resolved = await open(['jina-reader', 'local']).fetch({
       url: 'http://intranet.example/',
     });
     assert.equal((resolved.data as { error: ToolErrorData }).error.code, 'URL_BLOCKED');
@@ -330,17 +433,17 @@ describe('fetch chain', () => {
   test('a reader without its key is skipped as NOT_CONFIGURED, without a request', async () => {
     const periscope = createPeriscope(
       {
-        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        network: { allowPrivateNetwork: ['127.0.0.1/32'], proxy: proxy.url, noProxy: '127.0.0.0/8' },
         fetch: {
           chain: ['firecrawl', 'local'],
           robots: 'ignore',
           backends: { firecrawl: { baseUrl: readers.firecrawl?.url } },
         },
       },
-      { env: {} },
+      { env: {}, lookup: resolverFor(PUBLIC_ADDRESS) },
     );
     const before = readerCalls();
-    const result = await periscope.fetch({ url: `${origin.url}/article` });
+    const result = await periscope.fetch({ url: `${PUBLIC}/article` });
     const attempts = attemptsOf(result.data);
     assert.deepEqual(summary(attempts), ['firecrawl:skipped', 'local:ok']);
     assert.equal(attempts[0]?.code, 'NOT_CONFIGURED');

@@ -1,16 +1,18 @@
 import type { CallContext } from '../call-context.ts';
 import { type ErrorCode, type FetchAttempt, PeriscopeError, toPeriscopeError } from '../errors.ts';
+import { redactUrl } from '../net/url-policy.ts';
 import { credentialReason } from './credential-url.ts';
 import type { FetchBackend, FetchedPage, PageRequest } from './fetch-backend.ts';
 import type { RobotsChecker } from './robots.ts';
+import type { UrlPreflight } from './url-preflight.ts';
 
 export interface FetchChainSettings {
   /** In the order they are tried. */
   backends: readonly FetchBackend[];
   /** `fetch.thirdParty`: false skips every reader. */
   thirdParty: boolean;
-  /** The URL policy (literal host and every DNS answer); throws URL_BLOCKED. */
-  preflight: (url: URL) => Promise<void>;
+  /** The URL policy (literal host and every DNS answer); throws URL_BLOCKED, else says whether the URL is internal. */
+  preflight: UrlPreflight;
   /** `fetch.robots: respect`; absent when robots.txt is ignored. */
   robots?: RobotsChecker | undefined;
 }
@@ -37,6 +39,11 @@ const STOP_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 type Step = 'stop' | 'fallback' | 'escalate';
 /** Why the chain is looking for a rung that runs JavaScript, and the failure that sent it there. */
 type Escalation = { code: ErrorCode; why: string };
+/** Why this URL stays with the origin back-ends (local, browser): it carries credentials, or names an internal host. */
+type Privacy = { reason: 'credentials-in-url' | 'internal-address'; why: string };
+
+/** Skips for the privacy rules carry this code; the chain's failure, when nothing else could run, too. */
+const PRIVACY_CODE: ErrorCode = 'URL_BLOCKED';
 
 /**
  * What a failure means for the rest of the chain (docs/decisions/0009-fetch-chain.md):
@@ -56,24 +63,27 @@ export function nextStep(backend: FetchBackend, error: PeriscopeError, rendererA
 }
 
 /**
- * Runs `web_fetch` over the configured back-ends. Before any back-end is chosen: the URL policy (a private URL
- * reaches no back-end, not even a reader as a string) and robots.txt. Then each rung in order, with the privacy
- * rule (a credential-bearing URL never goes to a third-party reader) and `fetch.thirdParty`; every rung's part is
- * an attempt: `ok`, `failed` (with its code, status and reason) or `skipped` (with why).
+ * Runs `web_fetch` over the configured back-ends. Before any back-end is chosen: a URL with a user name or
+ * password is refused (INVALID_INPUT, whatever the chain), then the URL policy (a private URL reaches no back-end,
+ * not even a reader as a string) and robots.txt. Then each rung in order, with the privacy rules (a URL carrying
+ * credential-like query parameters, or naming an internal host that `network.allowPrivateNetwork` opens, never
+ * goes to a third-party reader) and `fetch.thirdParty`; every rung's part is an attempt: `ok`, `failed` (with its
+ * code, status and reason) or `skipped` (with why).
  */
 export function createFetchChain(settings: FetchChainSettings): FetchChain {
   const { backends } = settings;
   return {
     ids: backends.map((backend) => backend.id),
     async fetch(request, context) {
-      await settings.preflight(request.url);
+      refuseUserinfo(request.url);
+      const verdict = await settings.preflight(request.url);
       await settings.robots?.check(request.url, context.signal);
-      const credentials = credentialReason(request.url);
+      const privacy = privacyOf(request.url, verdict.internal);
       const attempts: FetchAttempt[] = [];
       const failures: PeriscopeError[] = [];
       let escalation: Escalation | undefined;
       for (const [index, backend] of backends.entries()) {
-        const skip = skipReason(backend, settings.thirdParty, credentials, escalation);
+        const skip = skipReason(backend, settings.thirdParty, privacy, escalation);
         if (skip !== undefined) {
           attempts.push({
             backend: backend.id,
@@ -142,7 +152,7 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
           }
         }
       }
-      throw chainFailure(failures, attempts, escalation);
+      throw chainFailure(failures, attempts, escalation, privacy);
     },
     async close() {
       await Promise.all(backends.map((backend) => backend.close?.()));
@@ -150,19 +160,40 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
   };
 }
 
+/**
+ * A user name or password in the URL is refused before anything else, whatever the chain: a reader may never be
+ * sent it, and a password in a tool call's argument is one the model should not be handling at all (it would land
+ * in transcripts, logs and cache keys). One code, one sentence, telling the model what to do instead.
+ */
+function refuseUserinfo(url: URL): void {
+  if (url.username === '' && url.password === '') return;
+  throw new PeriscopeError(
+    'INVALID_INPUT',
+    `web_fetch does not take a URL with a user name or password in it (user:password@host); call it again with the URL without them: ${redactUrl(url)}`,
+    { details: { url: redactUrl(url), reason: 'credentials-in-url' } },
+  );
+}
+
+function privacyOf(url: URL, internal: string | undefined): Privacy | undefined {
+  const credentials = credentialReason(url);
+  if (credentials !== undefined) return { reason: 'credentials-in-url', why: credentials };
+  if (internal !== undefined) return { reason: 'internal-address', why: internal };
+  return undefined;
+}
+
 function skipReason(
   backend: FetchBackend,
   thirdParty: boolean,
-  credentials: string | undefined,
+  privacy: Privacy | undefined,
   escalation: Escalation | undefined,
 ): { code: ErrorCode; message: string } | undefined {
   if (backend.kind === 'reader' && !thirdParty) {
     return { code: 'NOT_CONFIGURED', message: 'third-party readers are off (fetch.thirdParty: false)' };
   }
-  if (backend.kind === 'reader' && credentials !== undefined) {
+  if (backend.kind === 'reader' && privacy !== undefined) {
     return {
-      code: 'URL_BLOCKED',
-      message: `${credentials}, and such a URL is never sent to a third-party reader`,
+      code: PRIVACY_CODE,
+      message: `${privacy.why}, and such a URL is never sent to a third-party reader`,
     };
   }
   const unavailable = backend.unavailableReason();
@@ -195,6 +226,7 @@ function chainFailure(
   failures: readonly PeriscopeError[],
   attempts: FetchAttempt[],
   escalation: Escalation | undefined,
+  privacy: Privacy | undefined,
 ): PeriscopeError {
   const only = failures[0];
   if (failures.length === 1 && only) {
@@ -204,6 +236,18 @@ function chainFailure(
   const reasons = attempts.map(
     (attempt) => `${attempt.backend} ${attempt.outcome}: ${attempt.message ?? ''}`,
   );
+  if (
+    failures.length === 0 &&
+    privacy !== undefined &&
+    attempts.some((attempt) => attempt.code === PRIVACY_CODE)
+  ) {
+    // Not a deployment without keys: the URL itself may only be fetched from here, and nothing here could.
+    return new PeriscopeError(
+      PRIVACY_CODE,
+      `${privacy.why}, and such a URL is never sent to a third-party reader; only local or browser fetch it, and fetch.chain has none that could (${reasons.join('; ')})`,
+      { details: { attempts, reason: privacy.reason } },
+    );
+  }
   if (failures.length === 0) {
     return new PeriscopeError(
       'NOT_CONFIGURED',
@@ -234,7 +278,8 @@ export function attemptTrail(attempts: readonly FetchAttempt[]): string {
 }
 
 function skipLabel(attempt: FetchAttempt): string {
-  if (attempt.code === 'URL_BLOCKED') return 'credentials in URL';
+  if (attempt.code === PRIVACY_CODE)
+    return /credential|user name/.test(attempt.message ?? '') ? 'credentials in URL' : 'internal address';
   if (attempt.code === 'EMPTY_CONTENT' || attempt.code === 'BLOCKED_BY_SITE') return 'escalating';
   if (attempt.message?.includes('fetch.thirdParty')) return 'third-party off';
   return 'not configured';

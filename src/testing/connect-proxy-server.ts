@@ -23,6 +23,11 @@ export interface ConnectProxyOptions {
   stall?: boolean;
   /** Speak TLS to the client (an `https://` proxy) with the test certificate. */
   tls?: boolean;
+  /**
+   * Tunnel CONNECTs to a non-loopback target to this loopback server instead of refusing them: a site on
+   * 127.0.0.1 stands in for a public address the test's resolver gave (the proxy still never dials out).
+   */
+  publicTargetsTo?: { host: string; port: number };
 }
 
 function parseAuthority(authority: string): { host: string; port: number } | undefined {
@@ -65,7 +70,10 @@ export async function startConnectProxyServer(
         return;
       }
     }
-    const target = parseAuthority(authority);
+    const asked = parseAuthority(authority);
+    const standIn = options.publicTargetsTo;
+    const target =
+      asked && standIn && !isLoopbackLiteral(asked.host) && isLoopbackLiteral(standIn.host) ? standIn : asked;
     if (!target || !isLoopbackLiteral(target.host)) {
       refused.push(authority);
       clientSocket.end('HTTP/1.1 403 Forbidden\r\n\r\n');

@@ -8,12 +8,13 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { CallContext } from '../../call-context.ts';
-import { browserSchema } from '../../config/fetch-schema.ts';
+import { browserSchema, type FetchBackendId } from '../../config/fetch-schema.ts';
 import { type FetchAttempt, isPeriscopeError, type ToolErrorData } from '../../errors.ts';
 import { createPeriscope } from '../../index.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import { chromiumTestGate } from '../../testing/chromium.ts';
 import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
+import { startConnectProxyServer } from '../../testing/connect-proxy-server.ts';
 import { type LoopbackServer, startCanaryServer } from '../../testing/loopback-server.ts';
 import { startProviderStandIn } from '../../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
@@ -53,6 +54,8 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
   let origin: TestServer;
   let canary: LoopbackServer;
   let backend: BrowserFetchBackend;
+  /** `http://127.0.0.1:<port>/` with nothing listening: a connection there is refused. */
+  let deadUrl: string;
   const guard = createLoopbackConnectGuard();
   const httpFetch = createHttpClient({
     allowPrivateNetwork: ['127.0.0.1/32'],
@@ -69,7 +72,29 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
   before(async () => {
     canary = await startCanaryServer('127.0.0.2');
     const target = `http://127.0.0.2:${canary.port}`;
+    const closed = await startTestServer(() => {});
+    deadUrl = `${closed.url}/gone`;
+    await closed.close();
+    const article = (title: string, extra: string) =>
+      `<!doctype html><title>${title}</title>${extra}<article><h1>${title}</h1>${PARAGRAPHS}</article>`;
     origin = await startTestServer({
+      '/script-to-dead': (_request, response) =>
+        html(response, article('Moving on', `<script>location.href = '${deadUrl}';</script>`)),
+      '/refresh-to-dead': (_request, response) =>
+        html(response, article('Refreshing', `<meta http-equiv="refresh" content="0;url=${deadUrl}">`)),
+      '/script-to-private': (_request, response) =>
+        html(response, article('Moving inside', `<script>location.replace('${target}/admin');</script>`)),
+      '/script-to-live': (_request, response) =>
+        html(response, article('Moving along', `<script>location.href = '/landed';</script>`)),
+      '/landed': (_request, response) => html(response, article('Landed', '')),
+      '/many-refused': (_request, response) =>
+        html(
+          response,
+          article(
+            'Many refused',
+            `<script>for (let index = 0; index < 120; index++) fetch('${target}/n' + index).catch(() => {});</script>`,
+          ),
+        ),
       '/app': (_request, response) => html(response, spa('index.html')),
       '/assets/index-4f2a9c.js': (_request, response) =>
         response.writeHead(200, { 'content-type': 'text/javascript' }).end(spa('app.js')),
@@ -230,6 +255,50 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
     assert.equal(canary.connections, 0);
   });
 
+  test('a main-frame navigation that fails is a failure of the attempt, with its cause, not the error page', async () => {
+    // Before: status 200, title "This site can't be reached" (Chromium's own error page read as the page).
+    for (const path of ['/script-to-dead', '/refresh-to-dead']) {
+      await assert.rejects(
+        fetchPage(path),
+        (error) =>
+          isPeriscopeError(error) &&
+          error.code === 'NETWORK' &&
+          error.retryable &&
+          error.message.includes(deadUrl) &&
+          error.details.provider === 'browser',
+        path,
+      );
+    }
+    // A navigation the router refused (a private address) is URL_BLOCKED, with the policy's reason.
+    await assert.rejects(
+      fetchPage('/script-to-private'),
+      (error) =>
+        isPeriscopeError(error) &&
+        error.code === 'URL_BLOCKED' &&
+        /127\.0\.0\.2/.test(error.message) &&
+        error.details.reason === 'loopback',
+    );
+    assert.equal(canary.connections, 0);
+    // The first navigation itself failing: the document is unreachable, and no page is made of it.
+    await assert.rejects(
+      backend.fetchPage({ url: new URL(deadUrl), mode: 'markdown' }, context()),
+      (error) => isPeriscopeError(error) && error.code === 'NETWORK',
+    );
+    // A navigation that succeeds is read as before: the page it led to.
+    const landed = await fetchPage('/script-to-live');
+    assert.equal(landed.status, 200);
+    assert.equal(landed.content.title, 'Landed');
+  });
+
+  test('the refused sub-request warning counts every refusal, with a short sample', async () => {
+    // Before: "50 sub-request(s) to non-public addresses refused" — the record's cap printed as the count.
+    const page = await fetchPage('/many-refused');
+    const warning = page.warnings?.find((line) => line.includes('non-public')) ?? '';
+    assert.match(warning, /^120 sub-request\(s\) to non-public addresses refused: /, warning);
+    assert.equal(warning.match(/127\.0\.0\.2/g)?.length, 3, 'three examples');
+    assert.equal(canary.connections, 0);
+  });
+
   test('a page that never stops loading is read when waitMs runs out', async () => {
     const started = performance.now();
     const page = await fetchPage('/forever');
@@ -284,25 +353,43 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
   test('the chain escalates a JavaScript shell and a bot challenge from local to the browser, past tavily (createPeriscope)', async () => {
     // tavily sits between local and the browser: it runs no JavaScript, so escalation passes it by; exa comes
     // after the browser. One stand-in serves both (tavily POST /extract, exa POST /contents), always failing.
+    // Readers are never sent an internal URL, so the site is reached by a public name: the injected resolver answers
+    // `site.example` with a public address, and a CONNECT proxy on 127.0.0.1 tunnels it to the origin (the proxy
+    // never dials out; loopback endpoints bypass it). A probe with a loopback answer shows the name goes through it.
     const readers = await startProviderStandIn(() => ({ status: 500, body: { error: 'upstream failed' } }));
+    const proxy = await startConnectProxyServer({
+      publicTargetsTo: { host: '127.0.0.1', port: origin.port },
+    });
     const asked = (path: string) => readers.calls.filter((call) => call.url.pathname === path).length;
-    const periscope = createPeriscope(
-      {
-        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
-        fetch: {
-          chain: ['local', 'tavily', 'browser', 'exa'],
-          robots: 'ignore',
-          browser: { waitMs: 3_000, networkIdleMs: 300, warmPages: 0 },
-          backends: {
-            tavily: { baseUrl: readers.url, apiKey: 'tvly-test' },
-            exa: { baseUrl: readers.url, apiKey: 'exa-test' },
+    const open = (chain: FetchBackendId[], address: string) =>
+      createPeriscope(
+        {
+          network: { allowPrivateNetwork: ['127.0.0.1/32'], proxy: proxy.url, noProxy: '127.0.0.0/8' },
+          fetch: {
+            chain,
+            robots: 'ignore',
+            browser: { waitMs: 3_000, networkIdleMs: 300, warmPages: 0 },
+            backends: {
+              tavily: { baseUrl: readers.url, apiKey: 'tvly-test' },
+              exa: { baseUrl: readers.url, apiKey: 'exa-test' },
+            },
           },
         },
-      },
-      { env: {} },
-    );
+        {
+          env: {},
+          lookup: async (hostname) => {
+            if (hostname !== 'site.example')
+              throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+            return [{ address, family: 4 }];
+          },
+        },
+      );
+    const probe = await open(['local'], '127.0.0.1').fetch({ url: 'http://site.example/app' });
+    assert.deepEqual(proxy.connects, ['127.0.0.1:80'], probe.output);
+    proxy.connects.length = 0;
+    const periscope = open(['local', 'tavily', 'browser', 'exa'], '93.184.215.14');
     try {
-      const shell = await periscope.fetch({ url: `${origin.url}/app` });
+      const shell = await periscope.fetch({ url: 'http://site.example/app' });
       assert.equal(shell.isError, false, shell.output);
       const data = shell.data as WebFetchData;
       assert.equal(data.backend, 'browser');
@@ -320,7 +407,7 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
         /→ local failed \(EMPTY_CONTENT\) → tavily skipped \(escalating\) → browser 200 text\/html, \d+ chars in \d+ ms$/,
       );
 
-      const challenged = await periscope.fetch({ url: `${origin.url}/challenge` });
+      const challenged = await periscope.fetch({ url: 'http://site.example/challenge' });
       assert.equal(challenged.isError, false, challenged.output);
       const behind = challenged.data as WebFetchData;
       assert.equal(behind.backend, 'browser');
@@ -340,7 +427,7 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
       assert.equal(readers.calls.length, 0, 'no reader was asked');
 
       // A check the browser cannot pass either: after the browser's turn, the rest of the chain is asked as usual.
-      const captcha = await periscope.fetch({ url: `${origin.url}/captcha` });
+      const captcha = await periscope.fetch({ url: 'http://site.example/captcha' });
       assert.equal(captcha.isError, true);
       assert.deepEqual(
         (((captcha.data as { error: ToolErrorData }).error.details?.attempts ?? []) as FetchAttempt[]).map(
@@ -355,9 +442,15 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
       );
       assert.equal(asked('/extract'), 0, 'tavily was never asked');
       assert.equal(asked('/contents'), 1, 'exa was asked once');
+      assert.deepEqual(proxy.refused, []);
+      assert.ok(
+        proxy.connects.every((target) => target === '93.184.215.14:80'),
+        `proxied connections: ${proxy.connects.join(', ')}`,
+      );
     } finally {
       await periscope.close();
       await readers.close();
+      await proxy.close();
     }
   });
 });

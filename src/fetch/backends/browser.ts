@@ -95,6 +95,7 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
       const deadline = started + config.waitMs;
       const arrived = () => documents.arrivedAfter(router.state.lastMainNavigationAt);
       const settled = await waitForPage(page, config, router.state, arrived, deadline, callerSignal);
+      throwIfNavigationFailed(router.state, document.finalUrl);
       if (!settled)
         warnings.push(
           `the page was still loading after ${config.waitMs} ms (fetch.browser.waitMs); read as it was`,
@@ -120,6 +121,7 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
         ),
         callerSignal,
       );
+      throwIfNavigationFailed(router.state, document.finalUrl);
       return { html: snapshot[0], finalUrl: snapshot[1], state: router.state, warnings };
     } catch (error) {
       throw browserError(error, document.finalUrl, callerSignal);
@@ -198,6 +200,27 @@ function notConfigured(): PeriscopeError {
   );
 }
 
+/**
+ * The page moved its main frame on (a script, a meta refresh) and the guarded client could not fetch the new
+ * document: what is on screen now is Chromium's error page, not the page. The attempt fails with the client's
+ * cause — URL_BLOCKED for an address the policy refused, NETWORK or TIMEOUT for one that did not answer — so the
+ * chain stops or falls back as it would for the same failure on a redirect.
+ */
+function throwIfNavigationFailed(state: PageRouterState, documentUrl: string): void {
+  const failure = state.mainFailure;
+  if (failure === undefined) return;
+  throw new PeriscopeError(
+    failure.code,
+    `browser: the page ${redactUrl(documentUrl)} moved on to another address, and that failed: ${failure.message}`,
+    {
+      retryable: failure.retryable,
+      retryAfterMs: failure.retryAfterMs,
+      details: { ...failure.details, provider: ID, navigatedFrom: redactUrl(documentUrl) },
+      cause: failure,
+    },
+  );
+}
+
 /** Keeps the last few of a list of timestamps. */
 function stamp(list: number[]): void {
   list.push(performance.now());
@@ -257,7 +280,7 @@ async function waitForPage(
     const loadState = config.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load';
     await until(page.waitForLoadState(loadState, { timeout: remaining() }), signal);
     if (config.waitUntil !== 'networkidle') {
-      while (!arrived()) {
+      while (!arrived() && state.mainFailure === undefined) {
         if (signal.aborted) throw signal.reason;
         if (performance.now() >= deadline) return false;
         await pause();
@@ -270,6 +293,7 @@ async function waitForPage(
     const idleMs = config.networkIdleMs;
     while (performance.now() < deadline) {
       if (signal.aborted) throw signal.reason;
+      if (state.mainFailure !== undefined) return true;
       if (state.inFlight === 0 && performance.now() - state.lastActivityAt >= idleMs && arrived())
         return true;
       await pause();
@@ -283,9 +307,9 @@ async function waitForPage(
 
 function stateWarnings(state: PageRouterState): string[] {
   const warnings: string[] = [];
-  if (state.blocked.length > 0) {
+  if (state.blockedCount > 0) {
     warnings.push(
-      `${state.blocked.length} sub-request(s) to non-public addresses refused: ${state.blocked.slice(0, 3).join(', ')}`,
+      `${state.blockedCount} sub-request(s) to non-public addresses refused: ${state.blocked.slice(0, 3).join(', ')}`,
     );
   }
   if (state.downloadsRefused.length > 0) {

@@ -1,5 +1,5 @@
 import type { Request, Route } from 'playwright-core';
-import { isPeriscopeError } from '../../errors.ts';
+import { isPeriscopeError, type PeriscopeError, toPeriscopeError } from '../../errors.ts';
 import type { HttpFetch, HttpResponse } from '../../net/types.ts';
 import { redactUrl } from '../../net/url-policy.ts';
 
@@ -48,7 +48,9 @@ export interface PageRouterState {
   lastActivityAt: number;
   subrequests: number;
   skipped: number;
-  /** Sub-requests refused by the URL policy (URL_BLOCKED), redacted. */
+  /** Requests refused by the URL policy (URL_BLOCKED), all of them. */
+  blockedCount: number;
+  /** The first few of them (at most MAX_BLOCKED_SAMPLE), redacted. */
   blocked: string[];
   /** Navigations that would have downloaded a file. */
   downloadsRefused: string[];
@@ -60,8 +62,16 @@ export interface PageRouterState {
    * settled until that document has arrived.
    */
   lastMainNavigationAt: number | undefined;
+  /**
+   * Why the main frame's latest navigation after the first document failed (the guarded client's error: URL_BLOCKED,
+   * NETWORK, TIMEOUT…), or undefined. Chromium would show its own error page in its place, which is not the page.
+   */
+  mainFailure: PeriscopeError | undefined;
   failed: number;
 }
+
+/** How many refused URLs are kept as examples; the count goes on. */
+const MAX_BLOCKED_SAMPLE = 50;
 
 /**
  * The route handler of one fetch. Every request the page makes — the document, scripts, XHR/fetch, iframes,
@@ -76,14 +86,18 @@ export function createPageRouter(settings: PageRouterSettings) {
     lastActivityAt: performance.now(),
     subrequests: 0,
     skipped: 0,
+    blockedCount: 0,
     blocked: [],
     downloadsRefused: [],
     mainStatus: settings.document.response.status,
     lastMainNavigationAt: undefined,
+    mainFailure: undefined,
     failed: 0,
   };
   const documentKey = withoutFragment(settings.document.url);
   let documentServed = false;
+  /** Main-frame navigations asked for after the document, in order: only the latest one's failure counts. */
+  let mainNavigations = 0;
 
   async function abort(route: Route, reason: 'blockedbyclient' | 'failed' | 'timedout'): Promise<void> {
     await route.abort(reason).catch(() => {});
@@ -131,6 +145,8 @@ export function createPageRouter(settings: PageRouterSettings) {
     }
     state.subrequests += 1;
     state.inFlight += 1;
+    const navigation = isMainFrame ? ++mainNavigations : 0;
+    if (isMainFrame) state.mainFailure = undefined;
     state.lastActivityAt = performance.now();
     try {
       const body = request.postDataBuffer();
@@ -153,8 +169,13 @@ export function createPageRouter(settings: PageRouterSettings) {
       }
       return fulfil(route, response);
     } catch (error) {
+      // The page moved its main frame on and that failed: the fetch fails with the cause (a later navigation,
+      // already asked for, supersedes it).
+      if (isMainFrame && navigation === mainNavigations && !settings.signal.aborted)
+        state.mainFailure = toPeriscopeError(error);
       if (isPeriscopeError(error) && error.code === 'URL_BLOCKED') {
-        if (state.blocked.length < 50) state.blocked.push(redactUrl(url));
+        state.blockedCount += 1;
+        if (state.blocked.length < MAX_BLOCKED_SAMPLE) state.blocked.push(redactUrl(url));
         return refuse(route, isNavigation);
       }
       state.failed += 1;
