@@ -44,17 +44,20 @@ test('settings: config wins over the well-known variables; SEARXNG_BASE_URL and 
   assert.deepEqual(resolveProviderSettings(brave, undefined, env), {
     settings: { apiKey: 'from-env' },
     credentials: 'env BRAVE_API_KEY',
+    fromEnvironment: { apiKey: 'BRAVE_API_KEY' },
   });
   const entry = { apiKey: 'from-config', enabled: true, extras: { safesearch: 'strict' } };
   assert.deepEqual(resolveProviderSettings(brave, entry, env), {
     settings: { apiKey: 'from-config', safesearch: 'strict' },
     credentials: 'config',
+    fromEnvironment: {},
   });
   assert.deepEqual(resolveProviderSettings(BUILT_IN_PROVIDERS.get('searxng')!, undefined, env).settings, {
     baseUrl: 'https://searx.example',
   });
   const google = resolveProviderSettings(BUILT_IN_PROVIDERS.get('google-cse')!, undefined, env);
   assert.deepEqual(google.settings, { apiKey: 'g', cx: 'cx1' });
+  assert.deepEqual(google.fromEnvironment, { apiKey: 'GOOGLE_CSE_API_KEY', cx: 'GOOGLE_CSE_ID' });
   assert.equal(google.credentials, 'env GOOGLE_CSE_API_KEY, env GOOGLE_CSE_ID');
   const missing = resolveProviderSettings(BUILT_IN_PROVIDERS.get('google-cse')!, undefined, {
     GOOGLE_CSE_API_KEY: 'g',
