@@ -104,6 +104,12 @@ const SENTENCES: Record<ErrorCode, Sentence> = {
     retryable: 'The call was cancelled; retry it if you still need it.',
     final: 'The call was cancelled; do not retry it unless you are asked to.',
   },
+  INTERNAL: {
+    retryable:
+      'Periscope failed internally (not the site, and not your request); retry once, and tell the user if it fails again.',
+    final:
+      'Periscope failed internally (not the site, and not your request: a bug); retrying will not help, tell the user, and use another source meanwhile.',
+  },
 };
 
 /** Sentences for one provider's failure, where its own wording helps more than the generic one. */
