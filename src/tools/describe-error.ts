@@ -92,7 +92,7 @@ const SENTENCES: Record<ErrorCode, Sentence> = {
     retryable:
       'You already made this exact lookup in this session; use the results you already have, and retry later only if you really need it again.',
     final:
-      'You already made this exact lookup in this session; do not retry it, use the results you already have (change the query or URL only if you need something different).',
+      'You already made this exact lookup in this session; use the results you already have instead of repeating it, since retrying will not help (change the query or URL only if you need something different).',
   },
   ALL_FAILED: {
     retryable:
