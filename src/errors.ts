@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'REPEATED_LOOKUP',
   'ALL_FAILED',
   'ABORTED',
+  'INTERNAL',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -135,12 +136,53 @@ export function isPeriscopeError(value: unknown): value is PeriscopeError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
-/** Wrap anything thrown into a PeriscopeError, keeping the original as `cause`. */
+/**
+ * Socket, DNS, TLS and HTTP-parser failures as Node (net, dns, tls, http, undici) reports them in `error.code`:
+ * the network's doing, not ours.
+ */
+const NETWORK_ERROR_CODE =
+  /^(?:E(?:CONN(?:RESET|REFUSED|ABORTED)|PIPE|TIMEDOUT|HOST(?:UNREACH|DOWN)|NET(?:UNREACH|DOWN|RESET)|ADDRNOTAVAIL|PROTO|NOTFOUND|NODATA|SERVFAIL|REFUSED|TIMEOUT|AI_[A-Z]+)|ERR_(?:TLS|SSL)_[A-Z_]+|ERR_SOCKET_[A-Z_]+|ERR_STREAM_PREMATURE_CLOSE|HPE_[A-Z_]+|UND_ERR_[A-Z_]+|CERT_[A-Z_]+|UNABLE_TO_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)$/;
+
+/** The network error code of `error` or of one of its causes (`fetch failed` wraps the socket's error). */
+function networkErrorCode(error: unknown): string | undefined {
+  let current = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && NETWORK_ERROR_CODE.test(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/**
+ * Wrap anything thrown into a PeriscopeError, keeping the original as `cause`. A cancellation is ABORTED, a
+ * timeout signal TIMEOUT, a socket/DNS/TLS failure NETWORK; anything else is INTERNAL: Periscope (or code it runs)
+ * failed, not the site. With PERISCOPE_DEBUG set, an INTERNAL failure's stack goes to stderr.
+ */
 export function toPeriscopeError(error: unknown): PeriscopeError {
   if (isPeriscopeError(error)) return error;
   if (error instanceof Error && error.name === 'AbortError') {
     return new PeriscopeError('ABORTED', 'The call was cancelled.', { cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new PeriscopeError('NETWORK', `Unexpected failure: ${message}`, { cause: error, retryable: false });
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return new PeriscopeError('TIMEOUT', `Timed out: ${message}`, { cause: error });
+  }
+  const errorCode = networkErrorCode(error);
+  if (errorCode !== undefined) {
+    return new PeriscopeError('NETWORK', `Network failure: ${message}`, {
+      cause: error,
+      details: { errorCode },
+    });
+  }
+  const named = error instanceof Error ? `${error.name}: ${message}` : message;
+  const internal = new PeriscopeError('INTERNAL', `Internal failure: ${named}`, {
+    cause: error,
+    retryable: false,
+  });
+  if (process.env.PERISCOPE_DEBUG) {
+    const stack = error instanceof Error ? (error.stack ?? named) : named;
+    process.stderr.write(`periscope: internal failure (PERISCOPE_DEBUG): ${stack}\n`);
+  }
+  return internal;
 }

@@ -98,7 +98,7 @@ export const fetchSchema = z
       .enum(['respect', 'ignore'])
       .default('respect')
       .describe(
-        '`respect`: robots.txt is read once per origin and a disallowed URL is ROBOTS_DISALLOWED; an unreachable robots.txt (5xx, timeout) counts as disallow. `ignore`: never read.',
+        '`respect`: robots.txt is read once per origin and a disallowed URL is ROBOTS_DISALLOWED; a site that cannot give it (connection refused, timeout, 5xx, 429) is not fetched and the call fails as NETWORK, TIMEOUT, HTTP_STATUS or RATE_LIMITED (refunded, not cached). `ignore`: never read.',
       ),
     robotsTimeoutMs: z
       .number()
@@ -106,7 +106,7 @@ export const fetchSchema = z
       .positive()
       .default(5_000)
       .describe(
-        'Reading one robots.txt, in ms; a timeout counts as unreachable (disallow), not as allow-all.',
+        'Reading one robots.txt, in ms; past it the call fails as TIMEOUT (the page is not fetched: never allow-all).',
       ),
     browser: browserSchema,
     backends: fetchBackendsSchema,

@@ -4,6 +4,7 @@ import { isPeriscopeError, type PeriscopeError, type ToolErrorData } from '../er
 import { createPeriscope } from '../index.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
+import { startHttpServerOn } from '../testing/loopback-server.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { createRobotsChecker, productToken } from './robots.ts';
 
@@ -19,7 +20,7 @@ const ROBOTS = [
 ].join('\n');
 
 /** One origin per robots.txt behaviour: the server answers robots.txt by `mode`. */
-let mode: 'rules' | 'missing' | 'error' | 'slow' = 'rules';
+let mode: 'rules' | 'missing' | 'error' | 'busy' | 'slow' = 'rules';
 
 describe('robots.txt', () => {
   let server: TestServer;
@@ -45,6 +46,7 @@ describe('robots.txt', () => {
       if (mode === 'rules') response.writeHead(200, { 'content-type': 'text/plain' }).end(ROBOTS);
       else if (mode === 'missing') response.writeHead(404).end('not found');
       else if (mode === 'error') response.writeHead(503).end('maintenance');
+      else if (mode === 'busy') response.writeHead(429, { 'retry-after': '7' }).end('slow down');
       else setTimeout(() => response.writeHead(200).end(ROBOTS), 3_000).unref();
     });
   });
@@ -95,21 +97,128 @@ describe('robots.txt', () => {
     await checker().check(new URL(`${server.url}/members/list`), signal);
   });
 
-  test('a 5xx robots.txt is not allow-all: ROBOTS_DISALLOWED (unreachable), retryable', async () => {
+  async function failure(promise: Promise<unknown>): Promise<PeriscopeError> {
+    try {
+      await promise;
+    } catch (error) {
+      assert.ok(isPeriscopeError(error), String(error));
+      return error;
+    }
+    assert.fail('expected the check to fail');
+  }
+
+  test('a 5xx robots.txt: the site is failing (HTTP_STATUS with its status, retryable), never allow-all, and not cached', async () => {
     mode = 'error';
-    const error = await refusal(checker().check(new URL(`${server.url}/articles/1`), signal));
-    assert.equal(error.details.reason, 'robots-unreachable');
+    const robots = checker();
+    const before = robotsCalls();
+    const error = await failure(robots.check(new URL(`${server.url}/articles/1`), signal));
+    assert.equal(error.code, 'HTTP_STATUS');
+    assert.equal(error.details.status, 503);
     assert.equal(error.retryable, true);
-    assert.match(error.message, /HTTP 503.*counts as disallow/);
+    assert.equal(error.details.reason, 'robots-unreachable');
+    assert.match(error.message, /robots\.txt failed with 503.*articles\/1 was not fetched/);
+    mode = 'rules';
+    const refused = await failure(robots.check(new URL(`${server.url}/members/list`), signal));
+    assert.equal(refused.code, 'ROBOTS_DISALLOWED', 'the rules, read again: not a remembered failure');
+    assert.equal(robotsCalls() - before, 2);
   });
 
-  test('a robots.txt slower than robotsTimeoutMs is not allow-all either, and the wait is bounded', async () => {
+  test('a 429 robots.txt is RATE_LIMITED with its Retry-After, and not cached', async () => {
+    mode = 'busy';
+    const robots = checker();
+    const error = await failure(robots.check(new URL(`${server.url}/articles/1`), signal));
+    assert.equal(error.code, 'RATE_LIMITED');
+    assert.equal(error.retryAfterMs, 7_000);
+    mode = 'missing';
+    await robots.check(new URL(`${server.url}/articles/1`), signal);
+  });
+
+  test('a robots.txt slower than robotsTimeoutMs is TIMEOUT (not allow-all, not a disallow verdict), bounded, not cached', async () => {
     mode = 'slow';
+    const robots = checker(300);
     const started = performance.now();
-    const error = await refusal(checker(300).check(new URL(`${server.url}/articles/1`), signal));
+    const error = await failure(robots.check(new URL(`${server.url}/articles/1`), signal));
     assert.ok(performance.now() - started < 2_000);
+    assert.equal(error.code, 'TIMEOUT');
+    assert.equal(error.retryable, true);
     assert.equal(error.details.reason, 'robots-unreachable');
-    assert.match(error.message, /TIMEOUT/);
+    mode = 'missing';
+    await robots.check(new URL(`${server.url}/articles/1`), signal);
+  });
+
+  test('web_fetch: a site whose robots.txt cannot be read is down, so the call is refunded; back up, it is fetched', async () => {
+    const credited = (robotsTimeoutMs = 1_000) =>
+      createPeriscope(
+        {
+          network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+          fetch: { robotsTimeoutMs },
+          cache: { enabled: false },
+          limits: { credits: { enabled: true } },
+        },
+        { env: {} },
+      );
+    const pageCalls = () => server.calls.filter((call) => call.url.pathname === '/down/page').length;
+    for (const [failing, code, robotsTimeoutMs] of [
+      ['error', 'HTTP_STATUS', 1_000],
+      ['busy', 'RATE_LIMITED', 1_000],
+      ['slow', 'TIMEOUT', 300],
+    ] as const) {
+      const periscope = credited(robotsTimeoutMs);
+      await periscope.credits.grant('agent', 10);
+      mode = failing;
+      const pagesBefore = pageCalls();
+      const failed = await periscope.fetch({ url: `${server.url}/down/page` }, { agentId: 'agent' });
+      assert.equal((failed.data as { error: ToolErrorData }).error.code, code, failed.output);
+      assert.equal(pageCalls(), pagesBefore);
+      assert.equal(await periscope.credits.balance('agent'), 10, `${code}: refunded`);
+      assert.match(failed.display ?? '', / · refunded$/);
+      mode = 'missing';
+      const fetched = await periscope.fetch({ url: `${server.url}/down/page` }, { agentId: 'agent' });
+      assert.equal(fetched.isError, false, `${code}, then back up: ${fetched.output}`);
+      assert.equal(await periscope.credits.balance('agent'), 9);
+      await periscope.close();
+    }
+  });
+
+  test('web_fetch: connection refused is NETWORK and refunded, not ROBOTS_DISALLOWED; the site back up is fetched', async () => {
+    const reserved = await startHttpServerOn('127.0.0.1', () => {});
+    const { port } = reserved;
+    await reserved.close();
+    const periscope = createPeriscope(
+      {
+        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        cache: { enabled: false },
+        limits: { credits: { enabled: true } },
+      },
+      { env: {} },
+    );
+    await periscope.credits.grant('agent', 10);
+    const url = `http://127.0.0.1:${port}/page`;
+    const refused = await periscope.fetch({ url }, { agentId: 'agent' });
+    const error = (refused.data as { error: ToolErrorData }).error;
+    assert.equal(error.code, 'NETWORK', refused.output);
+    assert.equal(error.retryable, true);
+    assert.match(error.message, /robots\.txt.*connection was refused/);
+    assert.equal(await periscope.credits.balance('agent'), 10, 'refunded');
+    const site = await startHttpServerOn(
+      '127.0.0.1',
+      (request, response) => {
+        if (request.url === '/robots.txt') response.writeHead(404).end();
+        else
+          response
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(`<h1>Back</h1><p>${'Up again. '.repeat(40)}</p>`);
+      },
+      { port },
+    );
+    try {
+      const fetched = await periscope.fetch({ url }, { agentId: 'agent' });
+      assert.equal(fetched.isError, false, fetched.output);
+      assert.equal(site.calls.filter((call) => call.url.pathname === '/robots.txt').length, 1);
+    } finally {
+      await site.close();
+      await periscope.close();
+    }
   });
 
   test('web_fetch: the page behind a Disallow is never requested; robots: ignore fetches it', async () => {

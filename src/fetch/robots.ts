@@ -1,5 +1,6 @@
 import robotsParserModule from 'robots-parser';
 import { isPeriscopeError, PeriscopeError } from '../errors.ts';
+import { throwForStatus } from '../net/http-status.ts';
 import type { HttpFetch } from '../net/types.ts';
 import { redactUrl } from '../net/url-policy.ts';
 
@@ -7,8 +8,8 @@ import { redactUrl } from '../net/url-policy.ts';
 const ROBOTS_MAX_BYTES = 512_000;
 /** RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours. */
 const ALLOW_TTL_MS = 24 * 60 * 60 * 1000;
-/** An unreachable robots.txt (5xx, timeout) is asked again after this long. */
-const UNREACHABLE_TTL_MS = 60_000;
+/** A robots.txt that answered but cannot be used (too large, a refused redirect) is asked again after this long. */
+const UNREADABLE_TTL_MS = 60_000;
 /** Origins remembered at once; the oldest go first. */
 const MAX_ORIGINS = 1_000;
 
@@ -26,7 +27,10 @@ const robotsParser: RobotsParser =
 type Verdict =
   | { kind: 'rules'; rules: RobotsRules; lines: string[]; robotsUrl: string }
   | { kind: 'allow-all'; why: string }
-  | { kind: 'unreachable'; why: string; robotsUrl: string };
+  | { kind: 'unreadable'; why: string; robotsUrl: string };
+
+/** The robots.txt request failed because the site is down or refusing: the call fails with it (not cached). */
+const SITE_FAILURES: ReadonlySet<string> = new Set(['NETWORK', 'TIMEOUT', 'HTTP_STATUS', 'RATE_LIMITED']);
 
 export interface RobotsCheckerSettings {
   httpFetch: HttpFetch;
@@ -37,15 +41,22 @@ export interface RobotsCheckerSettings {
 }
 
 export interface RobotsChecker {
-  /** Throws ROBOTS_DISALLOWED (naming the rule) when robots.txt forbids the URL or cannot be read. */
+  /**
+   * Throws ROBOTS_DISALLOWED (naming the rule) when robots.txt forbids the URL or cannot be used; NETWORK, TIMEOUT,
+   * HTTP_STATUS (5xx) or RATE_LIMITED (429) when the site could not give it.
+   */
   check(url: URL, signal: AbortSignal): Promise<void>;
 }
 
 /**
  * robots.txt, read once per origin through the guarded client with a short timeout and cached (RFC 9309):
- * 2xx → its rules for our product token, else `*`; 4xx → no restrictions (the file is "unavailable");
- * 5xx, 429, a timeout or a network failure → "unreachable", which RFC 9309 §2.3.1.4 says to read as complete
- * disallow — never as allow-all. Unreachable answers are cached for a minute, others for 24 hours.
+ * 2xx → its rules for our product token, else `*`; 4xx → no restrictions (the file is "unavailable").
+ * A site that cannot give its robots.txt — connection refused, a timeout, 5xx, 429 — is a site that is down or
+ * refusing: RFC 9309 §2.3.1.4 says not to crawl it then, and we do not (never allow-all), but the call fails as
+ * what happened (NETWORK, TIMEOUT, HTTP_STATUS with the status, RATE_LIMITED), so it is refunded like any call to
+ * a site that is down (decision 0008), and nothing is cached: the next call asks again. A robots.txt that answered
+ * but cannot be used (larger than 512 KB, a redirect the URL policy refuses) is ROBOTS_DISALLOWED, remembered for
+ * a minute; rules and allow-all for 24 hours.
  */
 export function createRobotsChecker(settings: RobotsCheckerSettings): RobotsChecker {
   const now = settings.now ?? Date.now;
@@ -64,9 +75,11 @@ export function createRobotsChecker(settings: RobotsCheckerSettings): RobotsChec
     }
     entry.verdict.then(
       (verdict) => {
-        entry.expiresAt = now() + (verdict.kind === 'unreachable' ? UNREACHABLE_TTL_MS : ALLOW_TTL_MS);
+        entry.expiresAt = now() + (verdict.kind === 'unreadable' ? UNREADABLE_TTL_MS : ALLOW_TTL_MS);
       },
-      () => cache.delete(origin),
+      () => {
+        if (cache.get(origin) === entry) cache.delete(origin);
+      },
     );
     return entry.verdict;
   }
@@ -79,9 +92,7 @@ export function createRobotsChecker(settings: RobotsCheckerSettings): RobotsChec
         headers: { accept: 'text/plain, */*;q=0.5' },
         limits: { totalTimeoutMs: settings.timeoutMs, maxBytes: ROBOTS_MAX_BYTES },
       });
-      if (response.status >= 500 || response.status === 429) {
-        return { kind: 'unreachable', why: `HTTP ${response.status}`, robotsUrl };
-      }
+      if (response.status >= 500 || response.status === 429) throwForStatus(response);
       if (response.status >= 400) return { kind: 'allow-all', why: `HTTP ${response.status}` };
       if (response.status >= 300)
         return { kind: 'allow-all', why: `HTTP ${response.status} without Location` };
@@ -93,26 +104,58 @@ export function createRobotsChecker(settings: RobotsCheckerSettings): RobotsChec
         robotsUrl,
       };
     } catch (error) {
-      if (isPeriscopeError(error) && error.code === 'BODY_TOO_LARGE') {
-        return { kind: 'unreachable', why: 'larger than 512 KB', robotsUrl };
+      if (!isPeriscopeError(error)) throw error; // a bug: INTERNAL, not a verdict about the site
+      if (error.code === 'TIMEOUT') {
+        throw new PeriscopeError(
+          'TIMEOUT',
+          `${robotsUrl} did not answer within ${settings.timeoutMs} ms (fetch.robotsTimeoutMs)`,
+          {
+            cause: error,
+            details: { phase: 'total', limit: 'robotsTimeoutMs', limitValue: settings.timeoutMs },
+          },
+        );
       }
-      const why = isPeriscopeError(error) ? `${error.code}: ${error.message}` : String(error);
-      return { kind: 'unreachable', why, robotsUrl };
+      if (SITE_FAILURES.has(error.code)) throw error;
+      if (error.code === 'BODY_TOO_LARGE') {
+        return { kind: 'unreadable', why: 'larger than 512 KB', robotsUrl };
+      }
+      return { kind: 'unreadable', why: `${error.code}: ${error.message}`, robotsUrl };
     }
+  }
+
+  /** The site could not give its robots.txt: the call fails with that failure, naming the page not fetched. */
+  function siteFailure(error: PeriscopeError, url: URL, shown: string): PeriscopeError {
+    const robotsUrl = `${url.origin}/robots.txt`;
+    return new PeriscopeError(
+      error.code,
+      `${error.message}, so ${shown} was not fetched (its robots.txt could not be read)`,
+      {
+        cause: error,
+        retryable: error.retryable,
+        retryAfterMs: error.retryAfterMs,
+        details: { ...error.details, url: shown, robotsUrl, reason: 'robots-unreachable' },
+      },
+    );
   }
 
   return {
     async check(url, signal) {
-      const verdict = await untilAborted(verdictFor(url.origin), signal);
-      if (verdict.kind === 'allow-all') return;
       const shown = redactUrl(url);
-      if (verdict.kind === 'unreachable') {
+      let verdict: Verdict;
+      try {
+        verdict = await untilAborted(verdictFor(url.origin), signal);
+      } catch (error) {
+        if (signal.aborted || !isPeriscopeError(error) || !SITE_FAILURES.has(error.code)) throw error;
+        throw siteFailure(error, url, shown);
+      }
+      if (verdict.kind === 'allow-all') return;
+      if (verdict.kind === 'unreadable') {
         throw new PeriscopeError(
           'ROBOTS_DISALLOWED',
-          `${verdict.robotsUrl} could not be read (${verdict.why}); an unreachable robots.txt counts as disallow (RFC 9309), so ${shown} was not fetched`,
+          `${verdict.robotsUrl} could not be used (${verdict.why}); a robots.txt that cannot be read counts as disallow (RFC 9309), so ${shown} was not fetched`,
           {
-            retryable: true,
-            details: { url: shown, reason: 'robots-unreachable', robotsUrl: verdict.robotsUrl },
+            retryable: false,
+            details: { url: shown, reason: 'robots-unreadable', robotsUrl: verdict.robotsUrl },
           },
         );
       }

@@ -16,7 +16,15 @@ export {
   parseIpAddress,
 } from './ip-address.ts';
 export { DEFAULT_NETWORK_LIMITS, resolveNetworkLimits } from './network-limits.ts';
-export { type CheckedAddress, createDnsServerLookup, resolveTarget, systemLookup } from './pinned-lookup.ts';
+export {
+  type CheckedAddress,
+  createDnsServerLookup,
+  createSystemLookup,
+  type ResolverTimings,
+  resolveTarget,
+  type SystemLookupOptions,
+  systemLookup,
+} from './pinned-lookup.ts';
 export { createNoProxyMatcher, type ProxyEndpoint, parseProxyUrl, proxyFromEnvironment } from './proxy.ts';
 export type {
   ConnectAttempt,

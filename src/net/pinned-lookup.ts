@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { promises as dns } from 'node:dns';
-import { PeriscopeError } from '../errors.ts';
+import { isPeriscopeError, PeriscopeError } from '../errors.ts';
 import type { AllowList } from './allow-list.ts';
 import { formatIpAddress, type IpAddress, parseIpAddress } from './ip-address.ts';
 import type { LookupFunction } from './types.ts';
@@ -11,10 +11,6 @@ export interface CheckedAddress {
   address: string;
   family: 4 | 6;
 }
-
-/** The system resolver: `dns.lookup(host, { all: true })` (getaddrinfo, honours /etc/hosts). */
-export const systemLookup: LookupFunction = (hostname) =>
-  dns.lookup(hostname, { all: true, order: 'verbatim' });
 
 /** Parses `a.b.c.d[:port]`, `[v6][:port]` or a bare IPv6 address (port 53) into the form `setServers` takes. */
 export function parseDnsServer(server: string): string {
@@ -41,15 +37,26 @@ export function parseDnsServer(server: string): string {
   return address.family === 6 ? `[${text}]:${port}` : `${text}:${port}`;
 }
 
+export interface ResolverTimings {
+  /** How long one query waits for an answer before asking again (c-ares `timeout`). Default 2 000 ms. */
+  timeoutMs?: number;
+  /** How many times a query is sent before giving up (c-ares `tries`). Default 2. */
+  tries?: number;
+}
+
 /**
- * A resolver that asks one DNS server (A and AAAA) instead of the system resolver. A new `Resolver` per call, so a
- * timed-out lookup can be cancelled without touching other calls.
+ * Asks the given DNS servers (or the system's, from resolv.conf) for A and AAAA, through c-ares: unlike
+ * getaddrinfo, its errors tell NXDOMAIN (`ENOTFOUND`) from a name without addresses (`ENODATA`) from a resolver
+ * failure (`ESERVFAIL`, `EREFUSED`, `ETIMEOUT`, `ECONNREFUSED`, …). A new `Resolver` per call, so a timed-out
+ * lookup can be cancelled without touching other calls.
  */
-export function createDnsServerLookup(server: string): LookupFunction {
-  const normalized = parseDnsServer(server);
+function createResolverLookup(
+  servers: readonly string[] | undefined,
+  timings: ResolverTimings,
+): LookupFunction {
   return async (hostname) => {
-    const resolver = new dns.Resolver({ timeout: 2_000, tries: 2 });
-    resolver.setServers([normalized]);
+    const resolver = new dns.Resolver({ timeout: timings.timeoutMs ?? 2_000, tries: timings.tries ?? 2 });
+    if (servers) resolver.setServers([...servers]);
     const settle = <VALUE>(promise: Promise<VALUE>) =>
       promise.then(
         (value) => ({ value, error: undefined }),
@@ -63,23 +70,103 @@ export function createDnsServerLookup(server: string): LookupFunction {
       ...(v4.value ?? []).map((address) => ({ address, family: 4 })),
       ...(v6.value ?? []).map((address) => ({ address, family: 6 })),
     ];
-    if (answers.length === 0)
-      throw v4.error ?? v6.error ?? Object.assign(new Error('no answers'), { code: 'ENODATA' });
-    return answers;
+    if (answers.length > 0) return answers;
+    // NXDOMAIN is about the name, whichever question got it; "no records" only when both questions say so;
+    // otherwise the resolver failed on at least one of them and we do not know.
+    const errors = [v4.error, v6.error].filter((error) => error !== undefined);
+    const failed = errors.find((error) => error.code !== 'ENODATA' && error.code !== 'ENOTFOUND');
+    throw (
+      errors.find((error) => error.code === 'ENOTFOUND') ??
+      failed ??
+      errors[0] ??
+      Object.assign(new Error(`no address for ${hostname}`), { code: 'ENODATA' })
+    );
   };
 }
 
-function lookupError(target: UrlTarget, error: unknown): PeriscopeError {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const notFound = code === 'ENOTFOUND' || code === 'ENODATA' || code === 'NXDOMAIN' || code === 'ENONAME';
-  const reason = notFound
-    ? 'does not exist (no DNS answers)'
-    : `could not be resolved (${code ?? String(error)})`;
-  return new PeriscopeError('NETWORK', `Fetching ${target.url.origin}: host "${target.hostname}" ${reason}`, {
-    cause: error,
-    retryable: !notFound,
-    details: { url: target.url.origin, reason: notFound ? 'dns-not-found' : 'dns-failure' },
+/** A resolver that asks one DNS server (A and AAAA) instead of the system resolver. */
+export function createDnsServerLookup(server: string, timings: ResolverTimings = {}): LookupFunction {
+  return createResolverLookup([parseDnsServer(server)], timings);
+}
+
+export interface SystemLookupOptions extends ResolverTimings {
+  /** getaddrinfo. Default `dns.lookup(host, { all: true, order: 'verbatim' })` (honours /etc/hosts, nsswitch). */
+  getaddrinfo?: LookupFunction;
+  /** The DNS servers asked to tell an ENOTFOUND apart (`host:port`). Default: the system's (resolv.conf). */
+  dnsServers?: readonly string[];
+}
+
+/**
+ * The system resolver: getaddrinfo. Its ENOTFOUND is ambiguous — Node reports both "no such name" (EAI_NONAME)
+ * and "no address" (EAI_NODATA) as ENOTFOUND, and glibc gives EAI_NONAME offline too, when no DNS server can be
+ * reached. So an ENOTFOUND is checked once with DNS itself (c-ares, the system's servers, one short try): NXDOMAIN
+ * stays ENOTFOUND ("does not exist"), no records is ENODATA, and anything else — no server reachable, SERVFAIL,
+ * or DNS knowing a name getaddrinfo did not — is a resolver failure ("could not be resolved").
+ */
+export function createSystemLookup(options: SystemLookupOptions = {}): LookupFunction {
+  const getaddrinfo: LookupFunction =
+    options.getaddrinfo ?? ((hostname) => dns.lookup(hostname, { all: true, order: 'verbatim' }));
+  const servers = options.dnsServers?.map((server) => parseDnsServer(server));
+  const confirm = createResolverLookup(servers, {
+    timeoutMs: options.timeoutMs ?? 2_000,
+    tries: options.tries ?? 1,
   });
+  return async (hostname) => {
+    try {
+      return await getaddrinfo(hostname);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException | undefined)?.code !== 'ENOTFOUND') throw error;
+      let answers: LookupAddress[];
+      try {
+        answers = await confirm(hostname);
+      } catch (dnsError) {
+        const code = (dnsError as NodeJS.ErrnoException | undefined)?.code;
+        if (code === 'ENOTFOUND') throw error;
+        throw dnsError;
+      }
+      throw Object.assign(
+        new Error(`getaddrinfo found no address for ${hostname}, though DNS has ${answers.length}`),
+        { code: 'EAI_FAIL', cause: error },
+      );
+    }
+  };
+}
+
+/** The system resolver with its defaults. */
+export const systemLookup: LookupFunction = createSystemLookup();
+
+/** What a resolver's error code says, for the message: NXDOMAIN, no records, or how the resolver failed. */
+const RESOLVER_FAILURES: Record<string, string> = {
+  ESERVFAIL: 'the DNS server failed to answer',
+  EREFUSED: 'the DNS server refused the query',
+  ETIMEOUT: 'no DNS answer in time',
+  ECONNREFUSED: 'no DNS server could be reached',
+  EAI_AGAIN: 'temporary failure in name resolution',
+  EAI_FAIL: 'the system resolver failed',
+};
+
+/**
+ * A resolver's error as the hop's failure. Only a resolver's own verdict counts (an error with a `code`, as
+ * dns.lookup / dns.resolve give): ENOTFOUND is NXDOMAIN, ENODATA a name without addresses, any other code a
+ * resolver failure (retryable). Anything else a custom resolver throws is not a DNS answer: it is passed on
+ * (an internal failure, not the site's).
+ */
+function lookupError(target: UrlTarget, error: unknown): unknown {
+  if (isPeriscopeError(error)) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || code === '') return error;
+  const host = `Fetching ${target.url.origin}: host "${target.hostname}"`;
+  const fail = (text: string, retryable: boolean, reason: string) =>
+    new PeriscopeError('NETWORK', `${host} ${text}`, {
+      cause: error,
+      retryable,
+      details: { url: target.url.origin, reason, errorCode: code },
+    });
+  if (code === 'ENOTFOUND' || code === 'NXDOMAIN')
+    return fail('does not exist (NXDOMAIN)', false, 'dns-not-found');
+  if (code === 'ENODATA') return fail('has no address (no A or AAAA records)', false, 'dns-no-address');
+  const why = RESOLVER_FAILURES[code];
+  return fail(`could not be resolved (${code}${why ? `: ${why}` : ''})`, true, 'dns-failure');
 }
 
 /**

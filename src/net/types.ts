@@ -1,6 +1,10 @@
 import type { LookupAddress } from 'node:dns';
 
-/** A resolver: host name → every address it resolves to. Injected for tests and unusual deployments. */
+/**
+ * A resolver: host name → every address it resolves to. Injected for tests and unusual deployments. It rejects with
+ * an error whose `code` says why, as dns.resolve does: ENOTFOUND (NXDOMAIN: "does not exist"), ENODATA (no address),
+ * any other code a resolver failure ("could not be resolved", retryable). Anything else it throws is a bug: INTERNAL.
+ */
 export type LookupFunction = (hostname: string) => Promise<LookupAddress[]>;
 
 /** Every network limit is its own named option with a unit. */

@@ -160,10 +160,11 @@ function checkId(name: string, value: unknown): void {
     );
 }
 
+/** A failed result's error; one without an error object broke the ToolResult contract: INTERNAL, not the site's. */
 function errorOf(result: ToolResult): ToolErrorData | undefined {
   if (!result.isError) return undefined;
   const error = (result.data as { error?: ToolErrorData } | undefined)?.error;
-  return error ?? { code: 'NETWORK', message: result.output, retryable: false };
+  return error ?? { code: 'INTERNAL', message: result.output, retryable: false };
 }
 
 /** `search "x"`, `images "x"`, `fetch example.com/page`: the start of a display line. */

@@ -102,6 +102,7 @@ test('the refund rule, code by code', () => {
     'BLOCKED_BY_SITE',
     'ALL_FAILED',
     'NOT_CONFIGURED',
+    'INTERNAL',
   ] as const)
     assert.equal(isRefundable('web_fetch', error(code)), true, code);
   for (const code of [

@@ -11,12 +11,13 @@ const NOT_THE_AGENTS_DOING: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'NOT_CONFIGURED',
   'CONFIG_INVALID',
   'CREDITS_EXHAUSTED',
+  'INTERNAL',
 ]);
 
 /**
  * Whether a failed call's credits go back (docs/decisions/0008-call-policy.md). Refunded: the provider or site
  * was down, slow, rate-limited, blocking or out of quota, every provider failed, or the deployment is
- * misconfigured — and any HTTP 5xx, or a
+ * misconfigured, or Periscope itself failed (INTERNAL: a bug is ours, not the agent's) — and any HTTP 5xx, or a
  * reader service refusing our key or quota. Kept: the request itself was the problem — invalid input, a blocked or
  * robots-disallowed URL, a 4xx page, a body too large, content that cannot be read or is empty — and a call the
  * caller cancelled. A search provider's failure is never the agent's doing (it only chose the words), so for

@@ -6,14 +6,20 @@ export interface DnsQuery {
   type: 'A' | 'AAAA' | number;
 }
 
+/** A server-side failure instead of an answer: an error response code, or no response at all. */
+export type DnsFailure = { rcode: 'SERVFAIL' | 'REFUSED' } | { silent: true };
+
 /**
- * Answers per name: a fixed list of addresses (A and AAAA are picked by family), or a function called per query
- * with how many times the name was asked before (for rebinding tests). Unknown names get NXDOMAIN.
+ * Answers per name: a fixed list of addresses (A and AAAA are picked by family; `[]` is a name with no address,
+ * NOERROR without answers), a function called per query with how many times the name was asked before (for
+ * rebinding tests), or a failure. Unknown names get NXDOMAIN.
  */
 export type DnsAnswers = Record<
   string,
-  readonly string[] | ((query: DnsQuery, count: number) => readonly string[])
+  readonly string[] | ((query: DnsQuery, count: number) => readonly string[]) | DnsFailure
 >;
+
+const RCODES = { SERVFAIL: 2, REFUSED: 5 } as const;
 
 export interface DnsServer {
   /** `127.0.0.1:<port>`, the form `dnsServer` takes. */
@@ -63,7 +69,10 @@ export async function startDnsServer(answers: DnsAnswers): Promise<DnsServer> {
     const type = typeCode === TYPE_A ? 'A' : typeCode === TYPE_AAAA ? 'AAAA' : typeCode;
     const query: DnsQuery = { name, type };
     queries.push(query);
-    const entry = answers[name];
+    const answer = answers[name];
+    if (answer !== undefined && 'silent' in answer) return;
+    const failure = answer !== undefined && 'rcode' in answer ? RCODES[answer.rcode] : undefined;
+    const entry = failure === undefined ? (answer as Exclude<typeof answer, DnsFailure>) : [];
     const count = counts.get(`${name}/${type}`) ?? 0;
     counts.set(`${name}/${type}`, count + 1);
     const addresses = typeof entry === 'function' ? entry(query, count) : (entry ?? []);
@@ -73,7 +82,8 @@ export async function startDnsServer(answers: DnsAnswers): Promise<DnsServer> {
     const question = message.subarray(12, end + 4);
     const header = Buffer.alloc(12);
     header.writeUInt16BE(message.readUInt16BE(0), 0); // id
-    header.writeUInt16BE(entry === undefined ? 0x8183 : 0x8180, 2); // response, RD, RA; NXDOMAIN when unknown
+    // response, RD, RA; NXDOMAIN (3) when unknown, or the failure's code
+    header.writeUInt16BE(0x8180 | (failure ?? (entry === undefined ? 3 : 0)), 2);
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(matching.length, 6);
     const records = matching.map((address) => {

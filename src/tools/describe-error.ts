@@ -1,51 +1,142 @@
 import type { ErrorCode, PeriscopeError } from '../errors.ts';
 
 /**
+ * The sentence for one code, in two forms: `retryable` invites the model to make the same call again, `final` says
+ * that doing so will not help. Which one the model reads is decided by the error's own `retryable` flag, so the
+ * sentence and the flag can never disagree (describe-error.test.ts checks every code both ways).
+ */
+interface Sentence {
+  retryable: string;
+  final: string;
+}
+
+/**
  * One sentence per code: what happened, and what the model can do next.
  * The error's own message (which names the URL, status or limit) is appended after it.
  */
-const SENTENCES: Record<ErrorCode, string> = {
-  INVALID_INPUT: 'The tool call had invalid arguments; fix them as described and call again.',
-  CONFIG_INVALID: 'Periscope is misconfigured; tell the user, since retrying will not help.',
-  NOT_CONFIGURED: 'This provider has no API key configured; use another provider or tool.',
-  URL_BLOCKED:
-    'That URL points to a private, local or non-web address and cannot be fetched; do not retry it, use a public http(s) URL.',
-  ROBOTS_DISALLOWED: "The site's robots.txt forbids fetching this page; use another source.",
-  HTTP_STATUS: 'The server answered with an error status; check the URL, or try another source.',
-  NETWORK: 'The site could not be reached; retry once later, or use another source.',
-  TIMEOUT: 'The request took too long and was stopped; retry once, or use another source.',
-  BODY_TOO_LARGE:
-    'The response was larger than allowed and was not read; use a more specific URL or another source.',
-  UNSUPPORTED_CONTENT:
-    'The content type is not something that can be turned into readable text; use another source.',
-  EMPTY_CONTENT:
-    'The page had no readable text; a JavaScript application needs a browser back-end to render, so use one if it is configured, or try another source.',
-  BLOCKED_BY_SITE:
-    'The site is blocking automated access right now (a CAPTCHA or challenge page); try again later or use another source.',
-  RATE_LIMITED:
-    'Too many calls right now; do not retry at once: answer from what you already have, or wait the time given below before calling again.',
-  CREDITS_EXHAUSTED:
-    'This agent does not have enough credits left for this call (balance and cost below); answer from what you already have, or tell the user that more credits are needed. Retrying will not help until credits are granted.',
-  REPEATED_LOOKUP:
-    'You already made this exact lookup in this session; use the results you already have instead of repeating it (change the query or URL only if you need something different).',
-  ALL_FAILED:
-    'Every provider failed (this is not an empty result); see the reasons below, and answer from what you have or try again later.',
-  ABORTED: 'The call was cancelled.',
+const SENTENCES: Record<ErrorCode, Sentence> = {
+  INVALID_INPUT: {
+    retryable: 'The tool call had invalid arguments; fix them as described and retry.',
+    final:
+      'The tool call had invalid arguments; retrying the same call will not help, fix them as described.',
+  },
+  CONFIG_INVALID: {
+    retryable: 'Periscope is misconfigured; tell the user, and retry once later.',
+    final: 'Periscope is misconfigured; tell the user, since retrying will not help.',
+  },
+  NOT_CONFIGURED: {
+    retryable:
+      'This provider is not configured right now; retry once later, or use another provider or tool.',
+    final: 'This provider has no API key configured; retrying will not help, use another provider or tool.',
+  },
+  URL_BLOCKED: {
+    retryable:
+      'That URL could not be checked as a public web address right now; retry once later, or use a public http(s) URL.',
+    final:
+      'That URL points to a private, local or non-web address and cannot be fetched; do not retry it, use a public http(s) URL.',
+  },
+  ROBOTS_DISALLOWED: {
+    retryable:
+      "The site's robots.txt keeps this page from being fetched right now; retry once later, or use another source.",
+    final: "The site's robots.txt forbids fetching this page; retrying will not help, use another source.",
+  },
+  HTTP_STATUS: {
+    retryable: 'The server answered with an error status; retry once later, or try another source.',
+    final:
+      'The server answered with an error status; retrying will not help, check the URL or try another source.',
+  },
+  NETWORK: {
+    retryable: 'The site could not be reached; retry once later, or use another source.',
+    final: 'The site could not be reached; retrying will not help, use another source.',
+  },
+  TIMEOUT: {
+    retryable: 'The request took too long and was stopped; retry once, or use another source.',
+    final: 'The request took too long and was stopped; retrying will not help, use another source.',
+  },
+  BODY_TOO_LARGE: {
+    retryable:
+      'The response was larger than allowed and was not read; retry once, or use a more specific URL or another source.',
+    final:
+      'The response was larger than allowed and was not read; retrying will not help, use a more specific URL or another source.',
+  },
+  UNSUPPORTED_CONTENT: {
+    retryable:
+      'The content type is not something that can be turned into readable text; retry once later, or use another source.',
+    final:
+      'The content type is not something that can be turned into readable text; retrying will not help, use another source.',
+  },
+  EMPTY_CONTENT: {
+    retryable:
+      'The page had no readable text; retry once later, or, for a JavaScript application that needs a browser back-end to render, use one if it is configured, or try another source.',
+    final:
+      'The page had no readable text; retrying will not help: a JavaScript application needs a browser back-end to render, so use one if it is configured, or try another source.',
+  },
+  BLOCKED_BY_SITE: {
+    retryable:
+      'The site is blocking automated access right now (a CAPTCHA or challenge page); try again later or use another source.',
+    final:
+      'The site is blocking automated access (a CAPTCHA or challenge page); retrying will not help, use another source.',
+  },
+  RATE_LIMITED: {
+    retryable:
+      'Too many calls right now; do not retry at once: answer from what you already have, or wait the time given below before calling again.',
+    final: 'Too many calls right now; retrying will not help, answer from what you already have.',
+  },
+  CREDITS_EXHAUSTED: {
+    retryable:
+      'This agent does not have enough credits left for this call (balance and cost below); answer from what you already have, or retry later once the user has granted more credits.',
+    final:
+      'This agent does not have enough credits left for this call (balance and cost below); answer from what you already have, or tell the user that more credits are needed. Retrying will not help until credits are granted.',
+  },
+  REPEATED_LOOKUP: {
+    retryable:
+      'You already made this exact lookup in this session; use the results you already have, and retry later only if you really need it again.',
+    final:
+      'You already made this exact lookup in this session; use the results you already have instead of repeating it, since retrying will not help (change the query or URL only if you need something different).',
+  },
+  ALL_FAILED: {
+    retryable:
+      'Every provider failed (this is not an empty result); see the reasons below, and answer from what you have or try again later.',
+    final:
+      'Every provider failed (this is not an empty result); see the reasons below: retrying will not help, so answer from what you have.',
+  },
+  ABORTED: {
+    retryable: 'The call was cancelled; retry it if you still need it.',
+    final: 'The call was cancelled; do not retry it unless you are asked to.',
+  },
+  INTERNAL: {
+    retryable:
+      'Periscope failed internally (not the site, and not your request); retry once, and tell the user if it fails again.',
+    final:
+      'Periscope failed internally (not the site, and not your request: a bug); retrying will not help, tell the user, and use another source meanwhile.',
+  },
 };
 
 /** Sentences for one provider's failure, where its own wording helps more than the generic one. */
-const PROVIDER_SENTENCES: Record<string, Partial<Record<ErrorCode, string>>> = {
+const PROVIDER_SENTENCES: Record<string, Partial<Record<ErrorCode, Sentence>>> = {
   duckduckgo: {
-    BLOCKED_BY_SITE:
-      'DuckDuckGo is blocking automated queries right now (a bot check, not an empty result); try again in a minute or two, or answer from what you already have.',
-    RATE_LIMITED:
-      'DuckDuckGo is rate-limiting automated queries right now (not an empty result); try again in a minute or two, or answer from what you already have.',
+    BLOCKED_BY_SITE: {
+      retryable:
+        'DuckDuckGo is blocking automated queries right now (a bot check, not an empty result); try again in a minute or two, or answer from what you already have.',
+      final:
+        'DuckDuckGo is blocking automated queries right now (a bot check, not an empty result); retrying will not help, answer from what you already have.',
+    },
+    RATE_LIMITED: {
+      retryable:
+        'DuckDuckGo is rate-limiting automated queries right now (not an empty result); try again in a minute or two, or answer from what you already have.',
+      final:
+        'DuckDuckGo is rate-limiting automated queries right now (not an empty result); retrying will not help, answer from what you already have.',
+    },
   },
 };
 
 /** A store outage (`details.reason: 'store_unavailable'`): the controls refused the call rather than skip it. */
-const STORE_UNAVAILABLE_SENTENCE =
-  "Periscope's state store (rate limits, credits, repeat checks) is unavailable, so the call was refused rather than run unchecked; tell the user, and try again in a minute.";
+const STORE_UNAVAILABLE_SENTENCE: Sentence = {
+  retryable:
+    "Periscope's state store (rate limits, credits, repeat checks) is unavailable, so the call was refused rather than run unchecked; tell the user, and try again in a minute.",
+  final:
+    "Periscope's state store (rate limits, credits, repeat checks) is unavailable, so the call was refused rather than run unchecked; retrying will not help until it is fixed, tell the user.",
+};
 
 export function describeForModel(error: PeriscopeError): string {
   const provider = typeof error.details.provider === 'string' ? error.details.provider : undefined;
@@ -53,8 +144,12 @@ export function describeForModel(error: PeriscopeError): string {
     (error.details.reason === 'store_unavailable' && STORE_UNAVAILABLE_SENTENCE) ||
     (provider && PROVIDER_SENTENCES[provider]?.[error.code]) ||
     SENTENCES[error.code];
-  const lines = [sentence, `Error ${error.code}: ${error.message}`];
-  if (error.retryAfterMs !== undefined)
+  const lines = [
+    error.retryable ? sentence.retryable : sentence.final,
+    `Error ${error.code}: ${error.message}`,
+  ];
+  // A wait is advice to retry after it: given only with a retryable error, so it cannot contradict the flag.
+  if (error.retryable && error.retryAfterMs !== undefined)
     lines.push(`Retry after about ${Math.ceil(error.retryAfterMs / 1000)} s.`);
   return lines.join('\n');
 }

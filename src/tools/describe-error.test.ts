@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { ERROR_CODES, PeriscopeError, type ToolErrorData } from '../errors.ts';
+import { createPeriscope } from '../index.ts';
+import { describeForModel } from './describe-error.ts';
+
+/** Phrases that tell the model not to repeat the call ("do not retry at once" is a wait, not a refusal). */
+const REFUSALS = /\b(?:retrying(?: the same call)? will not help|do not retry(?! at once)(?: it)?)\b/gi;
+/** Phrases that invite the model to make the same call again (once the refusals are taken out). */
+const INVITATIONS = /\b(?:retry|try (?:it )?again|call(?:ing)? again)\b/i;
+
+function refusesRetry(sentence: string): boolean {
+  return new RegExp(REFUSALS.source, 'i').test(sentence);
+}
+
+function invitesRetry(sentence: string): boolean {
+  return INVITATIONS.test(sentence.replace(REFUSALS, ''));
+}
+
+/**
+ * The model's text agrees with the flag: a retryable error invites a retry, any other says it will not help. The
+ * text is every line but the error's own message (`Error CODE: …`), which quotes what failed.
+ */
+function assertAgrees(error: PeriscopeError, label: string): void {
+  const sentence = describeForModel(error)
+    .split('\n')
+    .filter((line) => !line.startsWith(`Error ${error.code}:`))
+    .join(' ');
+  if (error.retryable) {
+    assert.ok(
+      invitesRetry(sentence),
+      `${label} retryable: true, but the sentence does not invite a retry: ${sentence}`,
+    );
+    assert.ok(
+      !refusesRetry(sentence),
+      `${label} retryable: true, but the sentence refuses a retry: ${sentence}`,
+    );
+  } else {
+    assert.ok(
+      refusesRetry(sentence),
+      `${label} retryable: false, but the sentence does not say so: ${sentence}`,
+    );
+    assert.ok(
+      !invitesRetry(sentence),
+      `${label} retryable: false, but the sentence invites a retry: ${sentence}`,
+    );
+  }
+}
+
+describe('the model sentence and `retryable` agree', () => {
+  for (const code of ERROR_CODES) {
+    for (const retryable of [true, false]) {
+      test(`${code}, retryable: ${retryable}`, () => {
+        assertAgrees(new PeriscopeError(code, 'what went wrong', { retryable }), code);
+        const withWait = new PeriscopeError(code, 'what went wrong', { retryable, retryAfterMs: 20_000 });
+        assertAgrees(withWait, `${code} with retryAfterMs`);
+      });
+    }
+  }
+
+  for (const [provider, code] of [
+    ['duckduckgo', 'BLOCKED_BY_SITE'],
+    ['duckduckgo', 'RATE_LIMITED'],
+  ] as const) {
+    for (const retryable of [true, false]) {
+      test(`${provider}'s own ${code} sentence, retryable: ${retryable}`, () => {
+        const error = new PeriscopeError(code, 'blocked', { retryable, details: { provider } });
+        assert.match(describeForModel(error), /^DuckDuckGo /);
+        assertAgrees(error, `${provider} ${code}`);
+      });
+    }
+  }
+
+  for (const code of ['NETWORK', 'TIMEOUT', 'NOT_CONFIGURED', 'CONFIG_INVALID'] as const) {
+    for (const retryable of [true, false]) {
+      test(`a store outage (${code}), retryable: ${retryable}`, () => {
+        const error = new PeriscopeError(code, 'store down', {
+          retryable,
+          details: { reason: 'store_unavailable' },
+        });
+        assert.match(describeForModel(error), /state store/);
+        assertAgrees(error, `store ${code}`);
+      });
+    }
+  }
+});
+
+describe('a real NETWORK failure that is not retryable does not tell the model to retry', () => {
+  let server: Server;
+  let port = 0;
+  before(async () => {
+    // Speaks no HTTP: the client's parser fails (HPE_…), a NETWORK error that retrying will not fix.
+    server = createServer((socket) => {
+      socket.resume();
+      socket.end('this is not HTTP at all\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test('web_fetch of a server speaking garbage', async () => {
+    const periscope = createPeriscope(
+      { network: { allowPrivateNetwork: ['127.0.0.1/32'] }, fetch: { robots: 'ignore', chain: ['local'] } },
+      { env: {} },
+    );
+    const result = await periscope.fetch({ url: `http://127.0.0.1:${port}/page` });
+    assert.equal(result.isError, true);
+    const error = (result.data as { error: ToolErrorData }).error;
+    assert.equal(error.code, 'NETWORK', result.output);
+    assert.equal(error.retryable, false);
+    const sentence = result.output.split('\n')[0] ?? '';
+    assert.ok(!invitesRetry(sentence), sentence);
+    assert.ok(refusesRetry(sentence), sentence);
+  });
+});

@@ -1,0 +1,117 @@
+// A bug in Periscope (or in code it runs: a custom provider, a custom resolver, a tool) is INTERNAL: never
+// blamed on the site, never told to retry, and refunded — the agent's request was not the problem.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { z } from 'zod';
+import type { ToolErrorData } from '../errors.ts';
+import { createPeriscope } from '../index.ts';
+import { createCallPolicy } from '../policy/call-policy.ts';
+import { createLazyStore } from '../policy/lazy-store.ts';
+import type { SearchProvider } from '../search/types.ts';
+import { openStore } from '../store/open-store.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import type { Tool } from './tool.ts';
+import type { ToolResult } from './tool-result.ts';
+import { runToolCalls } from './tool-runner.ts';
+
+let pages: TestServer;
+before(async () => {
+  pages = await startTestServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<article><p>never reached</p></article>'),
+  );
+});
+after(() => pages.close());
+
+const errorOf = (result: ToolResult) => (result.data as { error: ToolErrorData }).error;
+
+function assertInternal(result: ToolResult, retryable: boolean | 'either' = false): ToolErrorData {
+  assert.equal(result.isError, true);
+  const error = errorOf(result);
+  assert.equal(error.code, 'INTERNAL', result.output);
+  if (retryable !== 'either') assert.equal(error.retryable, retryable);
+  assert.match(result.output, /^Periscope failed internally \(not the site/);
+  assert.doesNotMatch(result.output, /could not be reached/);
+  return error;
+}
+
+test('web_search: a provider that throws a TypeError is INTERNAL, not NETWORK', async () => {
+  const buggy: SearchProvider = {
+    id: 'buggy',
+    keyEnv: [],
+    minIntervalMs: 0,
+    isConfigured: () => true,
+    search: async () => {
+      const answer = undefined as unknown as { results: unknown[] };
+      return answer.results as never;
+    },
+  };
+  const periscope = createPeriscope({ search: { chain: ['buggy'] } }, { env: {}, providers: [buggy] });
+  // (Whether the forced provider's failure keeps `retryable: false` is the search chain's part: chain-errors.ts.)
+  const error = assertInternal(await periscope.search({ query: 'tides' }, { provider: 'buggy' }), 'either');
+  assert.match(error.message, /TypeError/);
+  await periscope.close();
+});
+
+test('web_fetch: a resolver that throws a TypeError is INTERNAL (not "could not be resolved"), and refunded', async () => {
+  const periscope = createPeriscope(
+    {
+      network: { allowPrivateNetwork: ['127.0.0.1/32', 'pages.test'] },
+      fetch: { robots: 'ignore' },
+      cache: { enabled: false },
+      limits: { credits: { enabled: true } },
+    },
+    {
+      env: {},
+      lookup: async () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'address')");
+      },
+    },
+  );
+  await periscope.credits.grant('agent', 10);
+  const result = await periscope.fetch({ url: `http://pages.test:${pages.port}/` }, { agentId: 'agent' });
+  assertInternal(result);
+  assert.equal(pages.calls.length, 0);
+  assert.equal(await periscope.credits.balance('agent'), 10, 'an internal failure is refunded');
+  assert.match(result.display ?? '', / · refunded$/);
+  await periscope.close();
+});
+
+const brokenTool = (execute: Tool['execute']): Tool => ({
+  name: 'web_fetch',
+  description: 'broken',
+  inputSchema: z.object({ url: z.string() }) as unknown as z.ZodType<unknown>,
+  jsonSchema: {},
+  execute,
+});
+
+test('runToolCalls: a tool that throws a TypeError is an INTERNAL result', async () => {
+  const tool = brokenTool(async () => {
+    throw new TypeError('x is not a function');
+  });
+  const [call] = await runToolCalls([{ id: '1', name: 'web_fetch', input: { url: 'https://a.example/' } }], {
+    tools: [tool],
+  });
+  assertInternal(call!.result);
+});
+
+test('the call policy: a failed result without an error object counts as INTERNAL, and is refunded', async () => {
+  const store = await openStore('memory:');
+  const periscope = createPeriscope({ limits: { credits: { enabled: true } } }, { env: {}, store });
+  const { limits, cache, usage } = periscope.config;
+  const policy = createCallPolicy({ limits, cache, usage, store: createLazyStore(store) });
+  await periscope.credits.grant('agent', 10);
+  const guarded = policy.guard(
+    brokenTool(async () => ({ isError: true, output: 'it broke', display: 'fetch a.example' })),
+  );
+  const result = await guarded.execute({ url: 'https://a.example/' }, { agentId: 'agent' });
+  assert.equal(result.isError, true);
+  assert.equal(await periscope.credits.balance('agent'), 10, 'refunded');
+  assert.equal(result.display, 'fetch a.example · refunded');
+  const day = await periscope.usage();
+  assert.deepEqual(
+    day.rows.map((row) => row.errors),
+    [{ INTERNAL: 1 }],
+  );
+  await periscope.close();
+  await store.close();
+});
