@@ -19,6 +19,7 @@ import { type LoopbackServer, startCanaryServer } from '../testing/loopback-serv
 import { type StandInReply, startProviderStandIn } from '../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import type { WebFetchData } from '../tools/web-fetch.ts';
+import type { FetchBackend, FetchedPage } from './fetch-backend.ts';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>Rivers of Europe</title></head><body>
 <article><h1>Rivers of Europe</h1>
@@ -301,6 +302,33 @@ describe('fetch chain', () => {
     } finally {
       originStatus = 200;
     }
+  });
+
+  test('a bug in one back-end (INTERNAL) falls back to the next rung: it says nothing about the page', async () => {
+    const buggy: FetchBackend = {
+      id: 'browser',
+      kind: 'origin',
+      rendersJavaScript: true,
+      unavailableReason: () => undefined,
+      fetchPage: async () => {
+        const page = undefined as unknown as FetchedPage;
+        return { ...page, status: page.status };
+      },
+    };
+    const periscope = createPeriscope(
+      {
+        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        fetch: { chain: ['browser', 'local'], robots: 'ignore' },
+      },
+      { env: {}, fetchBackends: [buggy] },
+    );
+    const result = await periscope.fetch({ url: `${origin.url}/article` });
+    await periscope.close();
+    assert.equal(result.isError, false, result.output);
+    assert.equal((result.data as WebFetchData).backend, 'local');
+    const [first] = attemptsOf(result.data);
+    assert.equal(first?.backend, 'browser');
+    assert.equal(first?.code, 'INTERNAL');
   });
 
   test('a credential-bearing URL never reaches a reader: it goes to local, and the attempt says why', async () => {

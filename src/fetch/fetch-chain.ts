@@ -53,10 +53,11 @@ const PRIVACY_CODE: ErrorCode = 'URL_BLOCKED';
  *   a bot challenge (BLOCKED_BY_SITE) when a usable browser is still ahead (`rendererAhead`; else it falls back
  *   like other retryable failures); retryable failures (network, timeout, 429/5xx) fall back to the next rung;
  *   anything else (404, unsupported content, too large) is the page's own answer and stops the chain.
+ * - INTERNAL (a bug in that back-end) says nothing about the page: the next rung.
  */
 export function nextStep(backend: FetchBackend, error: PeriscopeError, rendererAhead = false): Step {
   if (STOP_CODES.has(error.code)) return 'stop';
-  if (backend.kind === 'reader') return 'fallback';
+  if (backend.kind === 'reader' || error.code === 'INTERNAL') return 'fallback';
   if (error.code === 'EMPTY_CONTENT' && error.details.reason === 'javascript-shell') return 'escalate';
   if (error.code === 'BLOCKED_BY_SITE' && rendererAhead) return 'escalate';
   return error.retryable ? 'fallback' : 'stop';
