@@ -16,7 +16,7 @@ import { providersSchema, searchSchema } from '../src/config/search-schema.ts';
 import type { ErrorCode } from '../src/errors.ts';
 import { createHttpClient } from '../src/net/http-client.ts';
 import { createSearchChain } from '../src/search/chain.ts';
-import type { ImageResultFields } from '../src/search/provider-text.ts';
+import type { ImageResultFields } from '../src/search/provider-results.ts';
 import { BUILT_IN_PROVIDERS } from '../src/search/providers/registry.ts';
 import type { ImageResult, ProviderSettings, SearchProvider, SearchResult } from '../src/search/types.ts';
 import { createLoopbackConnectGuard } from '../src/testing/connect-guard.ts';
