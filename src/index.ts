@@ -185,15 +185,6 @@ export type { HttpFetch, HttpResponse, LookupFunction } from './net/types.ts';
 export type { CreditAccounts } from './policy/credit-accounts.ts';
 export type { UsageCounts, UsageQuery, UsageReport, UsageRow } from './policy/usage.ts';
 export type { ChainResult, ProviderStatus } from './search/chain.ts';
-export type { FailureKind, ProviderErrorRules, ProviderFailure } from './search/provider-errors.ts';
-export {
-  hasApiKey,
-  type ProviderReply,
-  type ProviderRequest,
-  providerUrl,
-  requestProviderJson,
-  requireApiKey,
-} from './search/provider-http.ts';
 export type {
   ImageResult,
   ImageSearchRequest,
@@ -206,6 +197,15 @@ export type {
   SearchRequest,
   SearchResult,
 } from './search/types.ts';
+export type { FailureKind, ProviderErrorRules, ProviderFailure } from './services/provider-errors.ts';
+export {
+  hasApiKey,
+  type ProviderReply,
+  type ProviderRequest,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from './services/provider-http.ts';
 export { openStore } from './store/open-store.ts';
 export type { LedgerEntry, Store } from './store/store.ts';
 export type { ImageSearchData, ImageSearchInput } from './tools/image-search.ts';

@@ -16,15 +16,11 @@ import { providersSchema, searchSchema } from '../src/config/search-schema.ts';
 import type { ErrorCode } from '../src/errors.ts';
 import { createHttpClient } from '../src/net/http-client.ts';
 import { createSearchChain } from '../src/search/chain.ts';
-import type { ImageResultFields } from '../src/search/provider-text.ts';
+import type { ImageResultFields } from '../src/search/provider-results.ts';
 import { BUILT_IN_PROVIDERS } from '../src/search/providers/registry.ts';
 import type { ImageResult, ProviderSettings, SearchProvider, SearchResult } from '../src/search/types.ts';
 import { createLoopbackConnectGuard } from '../src/testing/connect-guard.ts';
-import {
-  expectProviderError,
-  standInContext,
-  startProviderStandIn,
-} from '../src/testing/provider-stand-in.ts';
+import { expectProviderError, standInContext, withStandIn } from '../src/testing/provider-stand-in.ts';
 
 const ROOT = new URL('../../shared/fixtures/providers/', import.meta.url);
 /** Folders whose bodies are not replayed here: each of their files is listed as skipped, with this reason. */
@@ -384,16 +380,14 @@ function checkImages(results: ImageResult[], raw: RawImage[], file: string): voi
 // ---- Replaying. ----
 
 async function withReplay(recorded: Recorded, run: (baseUrl: string) => Promise<void>): Promise<void> {
-  const server = await startProviderStandIn(() => ({
+  const reply = {
     status: recorded.status,
     headers: recorded.headers,
     body: recorded.text,
-  }));
-  try {
+  };
+  await withStandIn(reply, async (server) => {
     await run(server.url);
-  } finally {
-    await server.close();
-  }
+  });
 }
 
 /** A chain holding only this provider, pointed at the replaying stand-in. */

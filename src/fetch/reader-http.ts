@@ -6,8 +6,8 @@ import { renderContent } from '../content/render-content.ts';
 import type { ExtractMode, RenderedContent } from '../content/types.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { HttpFetch } from '../net/types.ts';
-import type { ProviderErrorRules } from '../search/provider-errors.ts';
-import { jsonObject, providerUrl, requestProviderJson } from '../search/provider-http.ts';
+import type { ProviderErrorRules } from '../services/provider-errors.ts';
+import { jsonObject, providerUrl, requestProviderJson } from '../services/provider-http.ts';
 import type { FetchBackend, FetchedPage, PageRequest } from './fetch-backend.ts';
 
 /** What every reader back-end is built from: its endpoint, key, headers and attempt deadline. */

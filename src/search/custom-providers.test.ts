@@ -8,7 +8,7 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../testing/provider-testing.ts';
 import { toSearchProvider } from './custom-providers.ts';
 
@@ -38,10 +38,10 @@ const acmeSearchProvider: SearchProvider = {
 };
 
 test('a custom provider: the normalised results and the request it sent', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ items: [{ name: 'Tide', link: 'https://tide.example/', summary: 'Rise and fall' }] }),
-  );
-  try {
+  const reply = jsonReply({
+    items: [{ name: 'Tide', link: 'https://tide.example/', summary: 'Rise and fall' }],
+  });
+  await withStandIn(reply, async (server) => {
     const provider = toSearchProvider(acmeSearchProvider, 'test');
     const answer = await provider.search?.(
       { query: 'tide tables', count: 3, freshness: 'week' },
@@ -57,9 +57,7 @@ test('a custom provider: the normalised results and the request it sent', async 
     assert.equal(call?.url.searchParams.get('q'), 'tide tables');
     assert.equal(call?.url.searchParams.get('limit'), '3');
     assert.equal(call?.headers.authorization, 'Bearer acme-key');
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 runProviderFailureSuite({

@@ -1,4 +1,6 @@
-import type { HttpFetch } from '../net/types.ts';
+import type { ProviderContext, ProviderSettings, QuotaInfo } from '../services/types.ts';
+
+export type { ProviderContext, ProviderSettings, QuotaInfo } from '../services/types.ts';
 
 export type Freshness = 'day' | 'week' | 'month' | 'year';
 
@@ -41,40 +43,12 @@ export interface ImageResult {
   height?: number | undefined;
 }
 
-/** What a provider reports about its quota, live or from the last response's headers. */
-export interface QuotaInfo {
-  /** Requests / credits left in the current period, when known. */
-  remaining?: number | undefined;
-  limit?: number | undefined;
-  /** ISO 8601 time the quota resets, when known. */
-  resetsAt?: string | undefined;
-  /** Free text, e.g. `Kagi balance $4.20`. */
-  note?: string | undefined;
-}
-
 export interface ProviderResponse<T> {
   results: T[];
   /** Parameters the provider ignored, e.g. `brave does not support language`. */
   warnings?: string[] | undefined;
   /** Quota learned from this response (rate-limit / credit headers or body fields). */
   quota?: QuotaInfo | undefined;
-}
-
-/** Per-provider settings from config (`providers.<id>`), with well-known environment variables already applied. */
-export interface ProviderSettings {
-  apiKey?: string | undefined;
-  /** Trusted endpoint (SearXNG instance, or a local stand-in in tests). */
-  baseUrl?: string | undefined;
-  /** Provider-specific extras (Google CSE `cx`, Kagi API version, …). */
-  [key: string]: unknown;
-}
-
-export interface ProviderContext {
-  /** The guarded client. Requests to the provider's own endpoint pass `trusted: true`. */
-  fetch: HttpFetch;
-  /** Caller cancellation and this attempt's deadline, combined. */
-  signal: AbortSignal;
-  settings: ProviderSettings;
 }
 
 /**

@@ -49,6 +49,22 @@ export async function startProviderStandIn(handler: StandInHandler): Promise<Tes
   });
 }
 
+/**
+ * Runs `run` against a stand-in started for it (a reply sent to every request, or a handler), and closes the
+ * stand-in afterwards, whether `run` passed or threw. Returns what `run` returns.
+ */
+export async function withStandIn<T>(
+  reply: StandInReply | StandInHandler,
+  run: (server: TestServer) => Promise<T>,
+): Promise<T> {
+  const server = await startProviderStandIn(typeof reply === 'function' ? reply : () => reply);
+  try {
+    return await run(server);
+  } finally {
+    await server.close();
+  }
+}
+
 export interface StandInContextOptions {
   /** Small for timeout tests; default 5 000 ms. */
   headersTimeoutMs?: number;
@@ -154,19 +170,15 @@ export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
     });
   const apiKey = typeof suite.settings.apiKey === 'string' ? suite.settings.apiKey : undefined;
 
-  async function withStandIn(reply: StandInReply, run: (server: TestServer) => Promise<void>) {
-    const server = await startProviderStandIn(suite.serve ? suite.serve(reply) : () => reply);
-    try {
-      await run(server);
-    } finally {
-      await server.close();
-    }
+  /** One case's stand-in: its reply, served as `suite.serve` says. */
+  function withCaseStandIn(reply: StandInReply, run: (server: TestServer) => Promise<void>) {
+    return withStandIn(suite.serve ? suite.serve(reply) : reply, run);
   }
 
   describe(`${provider.id}${suite.label ? ` ${suite.label}` : ''}: failures`, () => {
     if (apiKey !== undefined) {
       test('no API key: NOT_CONFIGURED, and no request is sent', async () => {
-        await withStandIn(jsonReply({}), async (server) => {
+        await withCaseStandIn(jsonReply({}), async (server) => {
           const { apiKey: _omitted, ...settings } = suite.settings;
           assert.equal(provider.isConfigured({ ...settings, baseUrl: server.url }), false);
           await expectProviderError(call(standInContext(server, settings)), { code: 'NOT_CONFIGURED' });
@@ -178,7 +190,7 @@ export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
     const { invalidKey } = suite;
     if (invalidKey !== undefined) {
       test(`invalid key (${invalidKey.reply.status}): HTTP_STATUS, not retryable, with the provider's message`, async () => {
-        await withStandIn(invalidKey.reply, async (server) => {
+        await withCaseStandIn(invalidKey.reply, async (server) => {
           const error = await expectProviderError(call(standInContext(server, suite.settings)), {
             code: 'HTTP_STATUS',
             retryable: false,
@@ -195,7 +207,7 @@ export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
 
     test('429 with Retry-After: RATE_LIMITED with retryAfterMs', async () => {
       const reply = jsonReply(suite.rateLimitedBody, 429, { 'retry-after': '7' });
-      await withStandIn(reply, async (server) => {
+      await withCaseStandIn(reply, async (server) => {
         await expectProviderError(call(standInContext(server, suite.settings)), {
           code: 'RATE_LIMITED',
           retryable: true,
@@ -209,7 +221,7 @@ export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
     const { quota } = suite;
     if (quota !== undefined) {
       test(`quota exhausted (${quota.reply.status}): RATE_LIMITED with reason quota`, async () => {
-        await withStandIn(quota.reply, async (server) => {
+        await withCaseStandIn(quota.reply, async (server) => {
           await expectProviderError(call(standInContext(server, suite.settings)), {
             code: 'RATE_LIMITED',
             retryable: true,
@@ -221,7 +233,7 @@ export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
     }
 
     test('5xx: HTTP_STATUS, retryable', async () => {
-      await withStandIn(suite.serverError ?? jsonReply({ error: 'internal' }, 500), async (server) => {
+      await withCaseStandIn(suite.serverError ?? jsonReply({ error: 'internal' }, 500), async (server) => {
         await expectProviderError(call(standInContext(server, suite.settings)), {
           code: 'HTTP_STATUS',
           retryable: true,
@@ -233,7 +245,7 @@ export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
     const { empty } = suite;
     if (empty !== undefined) {
       test('an empty answer: no results, not an error', async () => {
-        await withStandIn(empty, async (server) => {
+        await withCaseStandIn(empty, async (server) => {
           const response = (await call(standInContext(server, suite.settings))) as { results?: unknown };
           assert.deepEqual(response.results, []);
           assert.ok(server.calls.length > 0);
@@ -246,13 +258,13 @@ export function runProviderFailureSuite(suite: ProviderFailureSuite): void {
       expected: { code: 'HTTP_STATUS', reason: 'malformed-json', message: [provider.id, 'malformed JSON'] },
     };
     test(`malformed body: ${malformed.expected.code}${malformed.expected.reason ? ` (${malformed.expected.reason})` : ''}`, async () => {
-      await withStandIn(malformed.reply, async (server) => {
+      await withCaseStandIn(malformed.reply, async (server) => {
         await expectProviderError(call(standInContext(server, suite.settings)), malformed.expected);
       });
     });
 
     test('a response slower than the timeout: TIMEOUT', async () => {
-      await withStandIn({ ...jsonReply({}), delayMs: 2_000 }, async (server) => {
+      await withCaseStandIn({ ...jsonReply({}), delayMs: 2_000 }, async (server) => {
         const context = standInContext(server, suite.settings, { headersTimeoutMs: 100 });
         await expectProviderError(call(context), { code: 'TIMEOUT', message: [provider.id] });
       });

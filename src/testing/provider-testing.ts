@@ -13,5 +13,6 @@ export {
   type StandInReply,
   standInContext,
   startProviderStandIn,
+  withStandIn,
 } from './provider-stand-in.ts';
 export type { RecordedCall, TestServer } from './test-server.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createPeriscope } from '../index.ts';
 import type { SearchProvider } from '../search/types.ts';
-import { jsonReply, startProviderStandIn } from '../testing/provider-stand-in.ts';
+import { jsonReply, startProviderStandIn, withStandIn } from '../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import type { ImageSearchData } from './image-search.ts';
 import type { SearchErrorData, WebSearchData } from './web-search.ts';
@@ -361,10 +361,10 @@ test('a failed search keeps its attempts at data.attempts, as a successful one d
 });
 
 test('a parameter the provider ignores comes back in data.warnings through web_search, cached or not', async () => {
-  const wiki = await startProviderStandIn(() =>
-    jsonReply({ query: { search: [{ title: 'Tide', snippet: 'A <span>tide</span> is the rise' }] } }),
-  );
-  try {
+  const reply = jsonReply({
+    query: { search: [{ title: 'Tide', snippet: 'A <span>tide</span> is the rise' }] },
+  });
+  await withStandIn(reply, async (wiki) => {
     const periscope = createPeriscope(
       { search: { chain: ['wikipedia'] }, providers: { wikipedia: { baseUrl: wiki.url, minIntervalMs: 0 } } },
       { env: {} },
@@ -379,9 +379,7 @@ test('a parameter the provider ignores comes back in data.warnings through web_s
     assert.equal((again.data as WebSearchData).cached, true);
     assert.deepEqual((again.data as WebSearchData).warnings, data.warnings);
     assert.equal(wiki.calls.length, 1);
-  } finally {
-    await wiki.close();
-  }
+  });
 });
 
 test('the documented form module: "./my-provider.js#default" loads a default export and answers through the chain', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { expectProviderError, startProviderStandIn } from '../../testing/provider-stand-in.ts';
+import { expectProviderError, withStandIn } from '../../testing/provider-stand-in.ts';
 import { READER_TARGET, readerContext, runReaderSuite } from '../../testing/reader-suite.ts';
 import { createExaBackend } from './exa.ts';
 
@@ -33,15 +33,15 @@ runReaderSuite({
 });
 
 test("exa: a per-URL error status carries the origin's HTTP status", async () => {
-  const server = await startProviderStandIn(() => ({
+  const reply = {
     body: {
       results: [],
       statuses: [
         { id: READER_TARGET, status: 'error', error: { tag: 'CRAWL_NOT_FOUND', httpStatusCode: 404 } },
       ],
     },
-  }));
-  try {
+  };
+  await withStandIn(reply, async (server) => {
     const backend = create(server.url, { apiKey: 'exa-test-key' });
     await expectProviderError(
       backend.fetchPage({ url: new URL(READER_TARGET), mode: 'markdown' }, readerContext()),
@@ -52,7 +52,5 @@ test("exa: a per-URL error status carries the origin's HTTP status", async () =>
         message: ['CRAWL_NOT_FOUND'],
       },
     );
-  } finally {
-    await server.close();
-  }
+  });
 });

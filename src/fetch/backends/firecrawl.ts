@@ -1,5 +1,5 @@
 import { PeriscopeError } from '../../errors.ts';
-import { asRecord, optionalNumber, optionalText } from '../../search/provider-text.ts';
+import { asRecord, optionalNumber, optionalText } from '../../services/provider-text.ts';
 import type { FetchBackend } from '../fetch-backend.ts';
 import { createKeyedReader, type ReaderSettings, readerPage } from '../reader-http.ts';
 

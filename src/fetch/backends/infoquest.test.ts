@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { expectProviderError, startProviderStandIn } from '../../testing/provider-stand-in.ts';
+import { expectProviderError, withStandIn } from '../../testing/provider-stand-in.ts';
 import { READER_TARGET, readerContext, runReaderSuite } from '../../testing/reader-suite.ts';
 import { createInfoquestBackend } from './infoquest.ts';
 
@@ -43,15 +43,13 @@ runReaderSuite({
 
 test('infoquest: the recorded mock goes through the HTML pipeline; an empty answer is EMPTY_CONTENT', async () => {
   let reply: { body: unknown } = { body: fixture('infoquest-reader-mock.json') };
-  const server = await startProviderStandIn(() => reply);
-  try {
+  const handler = () => reply;
+  await withStandIn(handler, async (server) => {
     const backend = create(server.url, { apiKey: 'iq-test-key' });
     const request = { url: new URL(READER_TARGET), mode: 'markdown' as const };
     const page = await backend.fetchPage(request, readerContext());
     assert.match(page.content.text, /Test content/);
     reply = { body: { reader_result: '' } };
     await expectProviderError(backend.fetchPage(request, readerContext()), { code: 'EMPTY_CONTENT' });
-  } finally {
-    await server.close();
-  }
+  });
 });

@@ -1,4 +1,4 @@
-import { optionalText } from '../../search/provider-text.ts';
+import { optionalText } from '../../services/provider-text.ts';
 import type { FetchBackend } from '../fetch-backend.ts';
 import { createKeyedReader, type ReaderSettings, readerPage } from '../reader-http.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { startProviderStandIn } from '../../testing/provider-stand-in.ts';
+import { withStandIn } from '../../testing/provider-stand-in.ts';
 import { READER_TARGET, readerContext, runReaderSuite } from '../../testing/reader-suite.ts';
 import { createJinaReaderBackend } from './jina-reader.ts';
 
@@ -56,8 +56,7 @@ runReaderSuite({
 });
 
 test('jina-reader: keyless sends no Authorization; text mode asks for text; configured headers go along', async () => {
-  const server = await startProviderStandIn(() => ({ body: fixture('jina-reader-example-com.json') }));
-  try {
+  await withStandIn({ body: fixture('jina-reader-example-com.json') }, async (server) => {
     const backend = createJinaReaderBackend({
       baseUrl: server.url,
       headers: { 'X-Engine': 'browser' },
@@ -69,13 +68,11 @@ test('jina-reader: keyless sends no Authorization; text mode asks for text; conf
     assert.equal(call?.headers.authorization, undefined);
     assert.equal(call?.headers['x-return-format'], 'text');
     assert.equal(call?.headers['x-engine'], 'browser');
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test("jina-reader: the origin's error passed on in data.warning is that HTTP status", async () => {
-  const server = await startProviderStandIn(() => ({
+  const reply = {
     body: {
       code: 200,
       status: 20000,
@@ -86,15 +83,13 @@ test("jina-reader: the origin's error passed on in data.warning is that HTTP sta
         warning: 'Target URL returned error 404: Not Found',
       },
     },
-  }));
-  try {
+  };
+  await withStandIn(reply, async (server) => {
     const backend = create(server.url);
     await assert.rejects(
       backend.fetchPage({ url: new URL(READER_TARGET), mode: 'markdown' }, readerContext()),
       (error: { code?: string; details?: { status?: number } }) =>
         error.code === 'HTTP_STATUS' && error.details?.status === 404,
     );
-  } finally {
-    await server.close();
-  }
+  });
 });

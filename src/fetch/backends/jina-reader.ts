@@ -1,6 +1,6 @@
 import { PeriscopeError } from '../../errors.ts';
-import { jsonObject } from '../../search/provider-http.ts';
-import { asRecord, optionalText } from '../../search/provider-text.ts';
+import { jsonObject } from '../../services/provider-http.ts';
+import { asRecord, optionalText } from '../../services/provider-text.ts';
 import type { FetchBackend } from '../fetch-backend.ts';
 import { postReaderJson, type ReaderSettings, readerEndpoint, readerPage } from '../reader-http.ts';
 

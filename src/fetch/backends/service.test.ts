@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startProviderStandIn } from '../../testing/provider-stand-in.ts';
+import { withStandIn } from '../../testing/provider-stand-in.ts';
 import { READER_TARGET, readerContext, runReaderSuite } from '../../testing/reader-suite.ts';
 import { createServiceBackend } from './service.ts';
 
@@ -40,10 +40,10 @@ runReaderSuite({
 });
 
 test('service: a JSON answer {markdown, title, url} is read; without baseUrl it is NOT_CONFIGURED', async () => {
-  const server = await startProviderStandIn(() => ({
+  const reply = {
     body: { data: { markdown: MARKDOWN, title: 'Rivers', url: 'https://example.com/rivers' } },
-  }));
-  try {
+  };
+  await withStandIn(reply, async (server) => {
     const backend = createServiceBackend({ baseUrl: server.url, headers: {}, timeoutMs: 5_000 });
     const page = await backend.fetchPage({ url: new URL(READER_TARGET), mode: 'markdown' }, readerContext());
     assert.equal(page.content.title, 'Rivers');
@@ -52,7 +52,5 @@ test('service: a JSON answer {markdown, title, url} is read; without baseUrl it 
     assert.equal(server.calls[0]?.headers['x-tool-call-id'], undefined);
     const unconfigured = createServiceBackend({ headers: {}, timeoutMs: 5_000 });
     assert.match(unconfigured.unavailableReason() ?? '', /baseUrl/);
-  } finally {
-    await server.close();
-  }
+  });
 });

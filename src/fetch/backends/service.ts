@@ -1,9 +1,9 @@
 import { isPeriscopeError, PeriscopeError, toPeriscopeError } from '../../errors.ts';
 import type { HttpResponse } from '../../net/types.ts';
 import { redactUrl } from '../../net/url-policy.ts';
-import { defaultFailureKind, providerError, readProviderError } from '../../search/provider-errors.ts';
-import { retryAfterFromHeaders } from '../../search/provider-headers.ts';
-import { asRecord, optionalNumber, optionalText } from '../../search/provider-text.ts';
+import { defaultFailureKind, providerError, readProviderError } from '../../services/provider-errors.ts';
+import { retryAfterFromHeaders } from '../../services/provider-headers.ts';
+import { asRecord, optionalNumber, optionalText } from '../../services/provider-text.ts';
 import type { FetchBackend } from '../fetch-backend.ts';
 import { type ReaderSettings, readerPage, withDeadline } from '../reader-http.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { expectProviderError, startProviderStandIn } from '../../testing/provider-stand-in.ts';
+import { expectProviderError, withStandIn } from '../../testing/provider-stand-in.ts';
 import { READER_TARGET, readerContext, runReaderSuite } from '../../testing/reader-suite.ts';
 import { createTavilyBackend } from './tavily.ts';
 
@@ -44,8 +44,8 @@ test('tavily: a page it could not read (failed_results) is an error naming its r
   let reply: { status?: number; body: unknown } = {
     body: { results: [], failed_results: [{ url: READER_TARGET, error: 'Failed to fetch url' }] },
   };
-  const server = await startProviderStandIn(() => reply);
-  try {
+  const handler = () => reply;
+  await withStandIn(handler, async (server) => {
     const backend = create(server.url, { apiKey: 'tvly-test-key' });
     const request = { url: new URL(READER_TARGET), mode: 'markdown' as const };
     await expectProviderError(backend.fetchPage(request, readerContext()), {
@@ -58,7 +58,5 @@ test('tavily: a page it could not read (failed_results) is an error naming its r
       code: 'RATE_LIMITED',
       reason: 'quota',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });

@@ -1,6 +1,6 @@
 import { PeriscopeError } from '../../errors.ts';
-import type { ProviderErrorRules } from '../../search/provider-errors.ts';
-import { optionalText, records } from '../../search/provider-text.ts';
+import type { ProviderErrorRules } from '../../services/provider-errors.ts';
+import { optionalText, records } from '../../services/provider-text.ts';
 import type { FetchBackend } from '../fetch-backend.ts';
 import { createKeyedReader, type ReaderSettings, readerPage } from '../reader-http.ts';
 

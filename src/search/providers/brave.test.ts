@@ -11,6 +11,7 @@ import {
   runProviderFailureSuite,
   standInContext,
   startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { createSearchChain } from '../chain.ts';
 import { braveSearchProvider as brave, braveSearchLanguage } from './brave.ts';
@@ -47,15 +48,13 @@ const webBody = {
 };
 
 test('brave web search: normalised results, quota from the rate-limit headers, and the request sent', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(webBody, 200, {
-      'x-ratelimit-limit': '1, 15000',
-      'x-ratelimit-policy': '1;w=1, 15000;w=2592000',
-      'x-ratelimit-remaining': '0, 14000',
-      'x-ratelimit-reset': '1, 86400',
-    }),
-  );
-  try {
+  const reply = jsonReply(webBody, 200, {
+    'x-ratelimit-limit': '1, 15000',
+    'x-ratelimit-policy': '1;w=1, 15000;w=2592000',
+    'x-ratelimit-remaining': '0, 14000',
+    'x-ratelimit-reset': '1, 86400',
+  });
+  await withStandIn(reply, async (server) => {
     const before = Date.now();
     const response = await brave.search!(
       { query: 'node sqlite', count: 5, freshness: 'week', region: 'de', language: 'DE' },
@@ -90,45 +89,37 @@ test('brave web search: normalised results, quota from the rate-limit headers, a
       country: 'DE',
       search_lang: 'de',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('brave web search: an empty answer (no web section) is an empty result list', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ type: 'search', query: { original: 'zxqv' }, mixed: { main: [] } }),
-  );
-  try {
+  const reply = jsonReply({ type: 'search', query: { original: 'zxqv' }, mixed: { main: [] } });
+  await withStandIn(reply, async (server) => {
     const response = await brave.search!({ query: 'zxqv', count: 5 }, standInContext(server, settings));
     assert.deepEqual(response.results, []);
     assert.equal(server.calls[0]?.url.searchParams.get('freshness'), null);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('brave image search: properties.url is the image, url the page; filters it cannot apply are warnings', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      type: 'images',
-      query: { original: 'mountain lake', altered: null, spellcheck_off: false },
-      results: [
-        {
-          type: 'image_result',
-          title: 'Mountain lake at dawn',
-          url: 'https://example.com/lake',
-          source: 'example.com',
-          thumbnail: { src: 'https://imgs.search.brave.com/thumb1', width: 200, height: 150 },
-          properties: { url: 'https://example.com/lake.jpg', placeholder: 'x', width: 1920, height: 1080 },
-          confidence: 'high',
-        },
-        { type: 'image_result', title: 'No properties', url: 'https://example.com/none' },
-      ],
-      extra: { might_be_offensive: false },
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    type: 'images',
+    query: { original: 'mountain lake', altered: null, spellcheck_off: false },
+    results: [
+      {
+        type: 'image_result',
+        title: 'Mountain lake at dawn',
+        url: 'https://example.com/lake',
+        source: 'example.com',
+        thumbnail: { src: 'https://imgs.search.brave.com/thumb1', width: 200, height: 150 },
+        properties: { url: 'https://example.com/lake.jpg', placeholder: 'x', width: 1920, height: 1080 },
+        confidence: 'high',
+      },
+      { type: 'image_result', title: 'No properties', url: 'https://example.com/none' },
+    ],
+    extra: { might_be_offensive: false },
+  });
+  await withStandIn(reply, async (server) => {
     const response = await brave.searchImages!(
       { query: 'mountain lake', count: 4, size: 'large' },
       standInContext(server, settings),
@@ -152,80 +143,68 @@ test('brave image search: properties.url is the image, url the page; filters it 
     assert.equal(call?.headers.accept, 'application/json');
     assert.equal(call?.headers.authorization, undefined);
     assert.deepEqual(Object.fromEntries(call?.url.searchParams ?? []), { q: 'mountain lake', count: '4' });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('brave 429 without Retry-After: the exhausted window of X-RateLimit-Reset gives the wait', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(
-      {
-        type: 'ErrorResponse',
-        error: {
-          status: 429,
-          code: 'RATE_LIMITED',
-          detail: 'Request rate limit exceeded for plan',
-          meta: { plan: 'Free', rate_limit: 1, rate_current: 1, quota_limit: 2000, quota_current: 15 },
-        },
+  const reply = jsonReply(
+    {
+      type: 'ErrorResponse',
+      error: {
+        status: 429,
+        code: 'RATE_LIMITED',
+        detail: 'Request rate limit exceeded for plan',
+        meta: { plan: 'Free', rate_limit: 1, rate_current: 1, quota_limit: 2000, quota_current: 15 },
       },
-      429,
-      { 'x-ratelimit-remaining': '0, 1985', 'x-ratelimit-reset': '1, 1419704' },
-    ),
+    },
+    429,
+    { 'x-ratelimit-remaining': '0, 1985', 'x-ratelimit-reset': '1, 1419704' },
   );
-  try {
+  await withStandIn(reply, async (server) => {
     await expectProviderError(brave.search!({ query: 'q', count: 3 }, standInContext(server, settings)), {
       code: 'RATE_LIMITED',
       reason: 'rate-limited',
       retryAfterMs: 1_000,
       message: ['Request rate limit exceeded for plan'],
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('brave 400 OPTION_NOT_IN_PLAN is an HTTP_STATUS error naming the option problem, not a key problem', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(
-      {
-        type: 'ErrorResponse',
-        error: {
-          status: 400,
-          code: 'OPTION_NOT_IN_PLAN',
-          detail: 'The option is not subscribed in the plan.',
-          meta: { component: 'authentication' },
-        },
+  const reply = jsonReply(
+    {
+      type: 'ErrorResponse',
+      error: {
+        status: 400,
+        code: 'OPTION_NOT_IN_PLAN',
+        detail: 'The option is not subscribed in the plan.',
+        meta: { component: 'authentication' },
       },
-      400,
-    ),
+    },
+    400,
   );
-  try {
+  await withStandIn(reply, async (server) => {
     const error = await expectProviderError(
       brave.search!({ query: 'q', count: 3 }, standInContext(server, settings)),
       { code: 'HTTP_STATUS', retryable: false, status: 400, message: ['OPTION_NOT_IN_PLAN'] },
     );
     assert.equal(error.details.reason, undefined);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('brave 429 behind an HTML challenge page keeps the page out of the message', async () => {
-  const server = await startProviderStandIn(() => ({
+  const reply = {
     status: 429,
     headers: { 'content-type': 'text/html', 'retry-after': '3' },
     body: '<html><title>Just a moment...</title><script>challenge()</script></html>',
-  }));
-  try {
+  };
+  await withStandIn(reply, async (server) => {
     const error = await expectProviderError(
       brave.search!({ query: 'q', count: 3 }, standInContext(server, settings)),
       { code: 'RATE_LIMITED', retryAfterMs: 3_000 },
     );
     assert.ok(!error.message.includes('<'), error.message);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 /** A chain of brave and wikipedia on stand-ins; brave paced at `braveIntervalMs`. */
@@ -245,8 +224,7 @@ const wikipediaBody = { query: { search: [{ title: 'Long', snippet: 'a long quer
 
 test('brave: a query over 400 characters or 50 words is INVALID_INPUT (not retryable), and no request is sent', async () => {
   assert.deepEqual(brave.queryLimits, { web: { maxCharacters: 400, maxWords: 50 } });
-  const server = await startProviderStandIn(() => jsonReply(webBody));
-  try {
+  await withStandIn(jsonReply(webBody), async (server) => {
     const chain = braveChain(server.url, server.url);
     const asBrave = (query: string) => chain.search({ query, count: 3 }, { provider: 'brave' });
     const atLimit = 'é'.repeat(400);
@@ -272,9 +250,7 @@ test('brave: a query over 400 characters or 50 words is INVALID_INPUT (not retry
     // Brave documents no limit for image queries.
     await chain.searchImages({ query: 'é'.repeat(401), count: 3 }, { provider: 'brave' });
     assert.equal(server.calls.length, 3);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('brave: an over-long query is refused before brave’s turn: the next search is not held back by pacing', async () => {
@@ -381,8 +357,7 @@ test('brave --provider through the chain: a refused key and a 422 VALIDATION kee
     },
   ];
   for (const { body, expected } of cases) {
-    const server = await startProviderStandIn(() => jsonReply(body, 422));
-    try {
+    await withStandIn(jsonReply(body, 422), async (server) => {
       const direct = await rejection(
         brave.search!({ query: 'tide', count: 3 }, standInContext(server, settings)),
       );
@@ -397,9 +372,7 @@ test('brave --provider through the chain: a refused key and a 422 VALIDATION kee
         [['brave', 'failed']],
       );
       assert.deepEqual(attemptSaid(attempts[0]), expected);
-    } finally {
-      await server.close();
-    }
+    });
   }
 });
 

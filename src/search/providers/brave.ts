@@ -1,14 +1,14 @@
-import type { ProviderErrorRules } from '../provider-errors.ts';
-import { quotaFromHeaders } from '../provider-headers.ts';
-import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import type { ProviderErrorRules } from '../../services/provider-errors.ts';
+import { quotaFromHeaders } from '../../services/provider-headers.ts';
 import {
-  asRecord,
-  firstResults,
-  imageResult,
-  records,
-  unsupportedImageFilters,
-  webResult,
-} from '../provider-text.ts';
+  hasApiKey,
+  jsonObject,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from '../../services/provider-http.ts';
+import { asRecord, records } from '../../services/provider-text.ts';
+import { firstResults, imageResult, unsupportedImageFilters, webResult } from '../provider-results.ts';
 import type { Freshness, SearchProvider } from '../types.ts';
 
 const ID = 'brave';

@@ -12,9 +12,10 @@ import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
 import {
   expectProviderError,
   runProviderFailureSuite,
+  type StandInHandler,
   type StandInReply,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { createSearchChain } from '../chain.ts';
@@ -352,8 +353,7 @@ const MARKER_PAGES: ReadonlyArray<[marker: string, body: string]> = [
 for (const surface of ['html', 'lite'] as const) {
   for (const [marker, body] of MARKER_PAGES) {
     test(`${surface}: a page carrying only ${marker}, served with 200, is BLOCKED_BY_SITE`, async () => {
-      const stand = await startProviderStandIn(() => page(body));
-      try {
+      await withStandIn(page(body), async (stand) => {
         const error = await expectProviderError(
           duckduckgoSearchProvider.search!({ query: 'test', count: 5 }, standInContext(stand, { surface })),
           { code: 'BLOCKED_BY_SITE', retryable: true, status: 200, reason: 'challenge' },
@@ -363,28 +363,22 @@ for (const surface of ['html', 'lite'] as const) {
           stand.calls.map((call) => `${call.method} ${call.url.pathname}`),
           [`POST /${surface}/`],
         );
-      } finally {
-        await stand.close();
-      }
+      });
     });
   }
 
   test(`${surface}: the whole anomaly page served with 200 is BLOCKED_BY_SITE`, async () => {
-    const stand = await startProviderStandIn(() => page(ANOMALY));
-    try {
+    await withStandIn(page(ANOMALY), async (stand) => {
       await expectProviderError(
         duckduckgoSearchProvider.search!({ query: 'test', count: 5 }, standInContext(stand, { surface })),
         { code: 'BLOCKED_BY_SITE', status: 200, reason: 'challenge', message: ['anti-bot challenge page'] },
       );
-    } finally {
-      await stand.close();
-    }
+    });
   });
 
   test(`${surface}: HTTP 202 (empty, or with the anomaly page) is BLOCKED_BY_SITE`, async () => {
     for (const body of ['', ANOMALY]) {
-      const stand = await startProviderStandIn(() => page(body, 202));
-      try {
+      await withStandIn(page(body, 202), async (stand) => {
         await expectProviderError(
           duckduckgoSearchProvider.search!({ query: 'test', count: 5 }, standInContext(stand, { surface })),
           {
@@ -395,25 +389,21 @@ for (const surface of ['html', 'lite'] as const) {
             message: [`POST ${stand.url}/${surface}/ answered 202`],
           },
         );
-      } finally {
-        await stand.close();
-      }
+      });
     }
   });
 }
 
 test('images: the vqd page without a token but with the challenge words is BLOCKED_BY_SITE (challenge)', async () => {
-  const stand = await startProviderStandIn(() =>
-    page(bare('<p>Please complete the following challenge to confirm this search was made by a human.</p>')),
+  const reply = page(
+    bare('<p>Please complete the following challenge to confirm this search was made by a human.</p>'),
   );
-  try {
+  await withStandIn(reply, async (stand) => {
     await expectProviderError(
       duckduckgoSearchProvider.searchImages!({ query: 'q', count: 3 }, standInContext(stand, {})),
       { code: 'BLOCKED_BY_SITE', reason: 'challenge' },
     );
-  } finally {
-    await stand.close();
-  }
+  });
 });
 
 // ---- The shared provider failure suite: 429 + Retry-After, 5xx, empty answer, malformed body, slow answer. ----
@@ -502,18 +492,15 @@ runProviderFailureSuite({
 });
 
 test('images: i.js JSON without a results array is an unexpected-shape error, not "no images"', async () => {
-  const stand = await startProviderStandIn((call) =>
+  const handler: StandInHandler = (call) =>
     call.url.pathname === '/i.js'
       ? { status: 200, headers: jsonHeaders, body: '{"ads":null,"response_type":"places"}' }
-      : page(VQD_PAGE),
-  );
-  try {
+      : page(VQD_PAGE);
+  await withStandIn(handler, async (stand) => {
     await expectProviderError(imagesCall(standInContext(stand, {})), {
       code: 'HTTP_STATUS',
       reason: 'unexpected-shape',
       message: ['without a results array'],
     });
-  } finally {
-    await stand.close();
-  }
+  });
 });

@@ -5,8 +5,8 @@
 import { isPeriscopeError, PeriscopeError, toPeriscopeError } from '../../errors.ts';
 import type { HttpRequest, HttpResponse } from '../../net/types.ts';
 import { redactUrl } from '../../net/url-policy.ts';
-import { providerError, throwUnexpected } from '../provider-errors.ts';
-import { retryAfterFromHeaders } from '../provider-headers.ts';
+import { providerError, throwUnexpected } from '../../services/provider-errors.ts';
+import { retryAfterFromHeaders } from '../../services/provider-headers.ts';
 import type {
   ImageResult,
   ImageSearchRequest,

@@ -4,40 +4,38 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { exaSearchProvider as exa } from './exa.ts';
 
 const settings = { apiKey: 'exa-test-key-42' };
 
 test('exa search: highlights as snippets (then summary, then text), the cost noted, and the body we sent', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      requestId: 'b5947044c4b78efa9552a7c89b306d95',
-      resolvedSearchType: '',
-      searchType: 'auto',
-      results: [
-        {
-          id: 'https://arxiv.org/abs/2307.06435',
-          title: 'A Comprehensive Overview of Large Language Models',
-          url: 'https://arxiv.org/pdf/2307.06435.pdf',
-          publishedDate: '2023-11-16T01:36:32.547Z',
-          author: 'Humza Naveed',
-          highlights: ['Such requirements have limited their adoption.', 'LLMs are large.'],
-          highlightScores: [0.46, 0.3],
-        },
-        {
-          id: 'b',
-          title: null,
-          url: 'https://example.org/summary-only',
-          summary: 'A summary of the page.',
-        },
-        { id: 'c', title: 'Text only', url: 'https://example.org/text', text: `${'word '.repeat(200)}` },
-      ],
-      costDollars: { total: 0.005, breakDown: [{ search: 0.005, contents: 0 }] },
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    requestId: 'b5947044c4b78efa9552a7c89b306d95',
+    resolvedSearchType: '',
+    searchType: 'auto',
+    results: [
+      {
+        id: 'https://arxiv.org/abs/2307.06435',
+        title: 'A Comprehensive Overview of Large Language Models',
+        url: 'https://arxiv.org/pdf/2307.06435.pdf',
+        publishedDate: '2023-11-16T01:36:32.547Z',
+        author: 'Humza Naveed',
+        highlights: ['Such requirements have limited their adoption.', 'LLMs are large.'],
+        highlightScores: [0.46, 0.3],
+      },
+      {
+        id: 'b',
+        title: null,
+        url: 'https://example.org/summary-only',
+        summary: 'A summary of the page.',
+      },
+      { id: 'c', title: 'Text only', url: 'https://example.org/text', text: `${'word '.repeat(200)}` },
+    ],
+    costDollars: { total: 0.005, breakDown: [{ search: 0.005, contents: 0 }] },
+  });
+  await withStandIn(reply, async (server) => {
     const before = Date.now();
     const response = await exa.search!(
       { query: 'latest llm research', count: 3, freshness: 'week', region: 'us', language: 'en' },
@@ -75,22 +73,16 @@ test('exa search: highlights as snippets (then summary, then text), the cost not
       contents: { highlights: true },
       userLocation: 'US',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('exa search: no results is an empty list', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ requestId: 'x', searchType: 'auto', results: [], costDollars: { total: 0.005 } }),
-  );
-  try {
+  const reply = jsonReply({ requestId: 'x', searchType: 'auto', results: [], costDollars: { total: 0.005 } });
+  await withStandIn(reply, async (server) => {
     const response = await exa.search!({ query: 'zxqv', count: 5 }, standInContext(server, settings));
     assert.deepEqual(response.results, []);
     assert.equal(response.warnings, undefined);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 runProviderFailureSuite({

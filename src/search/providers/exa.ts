@@ -1,14 +1,12 @@
-import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
 import {
-  asRecord,
-  firstResults,
-  freshnessDays,
-  optionalNumber,
-  optionalText,
-  records,
-  unsupported,
-  webResult,
-} from '../provider-text.ts';
+  hasApiKey,
+  jsonObject,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from '../../services/provider-http.ts';
+import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
+import { firstResults, freshnessDays, unsupported, webResult } from '../provider-results.ts';
 import type { SearchProvider } from '../types.ts';
 
 const ID = 'exa';

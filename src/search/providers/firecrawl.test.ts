@@ -5,38 +5,36 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { firecrawlSearchProvider as firecrawl } from './firecrawl.ts';
 
 const settings = { apiKey: 'fc-test-key' };
 
 test('firecrawl search: POST /v2/search, data.web mapped, creditsUsed noted', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      success: true,
-      data: {
-        web: [
-          {
-            url: 'https://www.firecrawl.dev/',
-            title: 'Firecrawl - The Web Data API for AI',
-            description: 'The web crawling, scraping, and search API for AI.',
-            position: 1,
-          },
-          {
-            url: 'https://github.com/firecrawl/firecrawl',
-            title: 'firecrawl/firecrawl on GitHub',
-            description: 'Turn entire websites into LLM-ready markdown.',
-            position: 2,
-            category: 'github',
-            metadata: { 'article:published_time': '2025-10-01T00:00:00Z' },
-          },
-        ],
-      },
-      creditsUsed: 2,
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    success: true,
+    data: {
+      web: [
+        {
+          url: 'https://www.firecrawl.dev/',
+          title: 'Firecrawl - The Web Data API for AI',
+          description: 'The web crawling, scraping, and search API for AI.',
+          position: 1,
+        },
+        {
+          url: 'https://github.com/firecrawl/firecrawl',
+          title: 'firecrawl/firecrawl on GitHub',
+          description: 'Turn entire websites into LLM-ready markdown.',
+          position: 2,
+          category: 'github',
+          metadata: { 'article:published_time': '2025-10-01T00:00:00Z' },
+        },
+      ],
+    },
+    creditsUsed: 2,
+  });
+  await withStandIn(reply, async (server) => {
     const response = await firecrawl.search!(
       { query: 'firecrawl', count: 5, freshness: 'day', region: 'de' },
       standInContext(server, settings),
@@ -66,9 +64,7 @@ test('firecrawl search: POST /v2/search, data.web mapped, creditsUsed noted', as
       sources: ['web'],
       tbs: 'qdr:d',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('firecrawl search: an empty data.web is an empty list; the v1 flat data array is read too', async () => {
@@ -76,30 +72,23 @@ test('firecrawl search: an empty data.web is an empty list; the v1 flat data arr
     { success: true, data: { web: [] }, creditsUsed: 1 },
     { success: true, data: [{ url: 'https://a.example/', title: 'A', description: 'v1 shape' }] },
   ];
-  const server = await startProviderStandIn(() => jsonReply(bodies.shift()));
-  try {
+  const handler = () => jsonReply(bodies.shift());
+  await withStandIn(handler, async (server) => {
     const context = standInContext(server, settings);
     assert.deepEqual((await firecrawl.search!({ query: 'zxqv', count: 5 }, context)).results, []);
     assert.deepEqual((await firecrawl.search!({ query: 'a', count: 5 }, context)).results, [
       { title: 'A', url: 'https://a.example/', snippet: 'v1 shape' },
     ]);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('firecrawl: success:false inside a 200 is an error with its message', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ success: false, error: 'Search failed upstream' }),
-  );
-  try {
+  await withStandIn(jsonReply({ success: false, error: 'Search failed upstream' }), async (server) => {
     await expectProviderError(firecrawl.search!({ query: 'q', count: 3 }, standInContext(server, settings)), {
       code: 'HTTP_STATUS',
       message: ['Search failed upstream'],
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 runProviderFailureSuite({

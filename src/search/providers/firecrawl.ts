@@ -1,15 +1,13 @@
-import { providerError } from '../provider-errors.ts';
-import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import { providerError } from '../../services/provider-errors.ts';
 import {
-  asRecord,
-  firstResults,
-  googleTbs,
-  optionalNumber,
-  optionalText,
-  records,
-  unsupported,
-  webResult,
-} from '../provider-text.ts';
+  hasApiKey,
+  jsonObject,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from '../../services/provider-http.ts';
+import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
+import { firstResults, googleTbs, unsupported, webResult } from '../provider-results.ts';
 import type { SearchProvider } from '../types.ts';
 
 const ID = 'firecrawl';

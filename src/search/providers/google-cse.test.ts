@@ -5,7 +5,7 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { googleCseSearchProvider as googleCse } from './google-cse.ts';
 
@@ -17,34 +17,32 @@ function googleError(code: number, status: string, reason: string, message: stri
 }
 
 test('google-cse search: GET /customsearch/v1 with key and cx, items mapped, published time from metatags', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      kind: 'customsearch#search',
-      queries: { request: [{ searchTerms: 'semantic kernel', count: 2, startIndex: 1 }] },
-      searchInformation: { searchTime: 0.29, totalResults: '16200000' },
-      items: [
-        {
-          kind: 'customsearch#result',
-          title: 'Introduction to Semantic Kernel | Microsoft Learn',
-          htmlTitle: 'Introduction to <b>Semantic Kernel</b>',
-          link: 'https://learn.microsoft.com/en-us/semantic-kernel/overview/',
-          displayLink: 'learn.microsoft.com',
-          snippet: 'Jun 24, 2024 ... Semantic Kernel is a lightweight, open-source development kit.',
-          pagemap: { cse_thumbnail: [{ src: 'https://tbn/x', width: '310', height: '163' }] },
+  const reply = jsonReply({
+    kind: 'customsearch#search',
+    queries: { request: [{ searchTerms: 'semantic kernel', count: 2, startIndex: 1 }] },
+    searchInformation: { searchTime: 0.29, totalResults: '16200000' },
+    items: [
+      {
+        kind: 'customsearch#result',
+        title: 'Introduction to Semantic Kernel | Microsoft Learn',
+        htmlTitle: 'Introduction to <b>Semantic Kernel</b>',
+        link: 'https://learn.microsoft.com/en-us/semantic-kernel/overview/',
+        displayLink: 'learn.microsoft.com',
+        snippet: 'Jun 24, 2024 ... Semantic Kernel is a lightweight, open-source development kit.',
+        pagemap: { cse_thumbnail: [{ src: 'https://tbn/x', width: '310', height: '163' }] },
+      },
+      {
+        kind: 'customsearch#result',
+        title: 'Semantic Kernel: The New Way',
+        link: 'https://example.medium.com/sk',
+        snippet: 'A post.',
+        pagemap: {
+          metatags: [{ 'og:type': 'article' }, { 'article:published_time': '2023-12-19T13:45:33.495Z' }],
         },
-        {
-          kind: 'customsearch#result',
-          title: 'Semantic Kernel: The New Way',
-          link: 'https://example.medium.com/sk',
-          snippet: 'A post.',
-          pagemap: {
-            metatags: [{ 'og:type': 'article' }, { 'article:published_time': '2023-12-19T13:45:33.495Z' }],
-          },
-        },
-      ],
-    }),
-  );
-  try {
+      },
+    ],
+  });
+  await withStandIn(reply, async (server) => {
     const response = await googleCse.search!(
       { query: 'semantic kernel', count: 12, freshness: 'day', region: 'US', language: 'DE' },
       standInContext(server, settings),
@@ -75,22 +73,16 @@ test('google-cse search: GET /customsearch/v1 with key and cx, items mapped, pub
       gl: 'us',
       lr: 'lang_de',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('google-cse search: no items key means no results', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ kind: 'customsearch#search', searchInformation: { totalResults: '0' } }),
-  );
-  try {
+  const reply = jsonReply({ kind: 'customsearch#search', searchInformation: { totalResults: '0' } });
+  await withStandIn(reply, async (server) => {
     const response = await googleCse.search!({ query: 'zxqv', count: 5 }, standInContext(server, settings));
     assert.deepEqual(response.results, []);
     assert.equal(response.warnings, undefined);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('google-cse: a key without cx is not configured, and says which setting is missing', async () => {
@@ -116,8 +108,8 @@ test('google-cse: 400 keyInvalid is a refused key; 429 rateLimitExceeded is rate
       429,
     ),
   ];
-  const server = await startProviderStandIn(() => replies.shift() ?? jsonReply({}));
-  try {
+  const handler = () => replies.shift() ?? jsonReply({});
+  await withStandIn(handler, async (server) => {
     const context = standInContext(server, settings);
     const error = await expectProviderError(googleCse.search!({ query: 'q', count: 3 }, context), {
       code: 'HTTP_STATUS',
@@ -130,9 +122,7 @@ test('google-cse: 400 keyInvalid is a refused key; 429 rateLimitExceeded is rate
       code: 'RATE_LIMITED',
       reason: 'rate-limited',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 runProviderFailureSuite({

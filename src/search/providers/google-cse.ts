@@ -1,7 +1,14 @@
 import { PeriscopeError } from '../../errors.ts';
-import type { ProviderErrorRules } from '../provider-errors.ts';
-import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
-import { asRecord, firstResults, records, stringSetting, webResult } from '../provider-text.ts';
+import type { ProviderErrorRules } from '../../services/provider-errors.ts';
+import {
+  hasApiKey,
+  jsonObject,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from '../../services/provider-http.ts';
+import { asRecord, records, stringSetting } from '../../services/provider-text.ts';
+import { firstResults, webResult } from '../provider-results.ts';
 import type { Freshness, ProviderSettings, SearchProvider } from '../types.ts';
 
 const ID = 'google-cse';

@@ -5,7 +5,7 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { infoquestSearchProvider as infoquest } from './infoquest.ts';
 
@@ -16,27 +16,25 @@ function wrap(results: Record<string, unknown>) {
 }
 
 test('infoquest search: organic then top stories, the first count kept; time_range in days', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(
-      wrap({
-        organic: [
-          { title: 'Result one', desc: 'First description', url: 'https://one.example/' },
-          { title: 'Result two', desc: 'Second description', url: 'https://two.example/' },
+  const reply = jsonReply(
+    wrap({
+      organic: [
+        { title: 'Result one', desc: 'First description', url: 'https://one.example/' },
+        { title: 'Result two', desc: 'Second description', url: 'https://two.example/' },
+      ],
+      top_stories: {
+        items: [
+          {
+            title: 'A story',
+            url: 'https://news.example/story',
+            source: 'News',
+            time_frame: '2 hours ago',
+          },
         ],
-        top_stories: {
-          items: [
-            {
-              title: 'A story',
-              url: 'https://news.example/story',
-              source: 'News',
-              time_frame: '2 hours ago',
-            },
-          ],
-        },
-      }),
-    ),
+      },
+    }),
   );
-  try {
+  await withStandIn(reply, async (server) => {
     const response = await infoquest.search!(
       { query: 'test query', count: 3, freshness: 'week', language: 'en' },
       standInContext(server, settings),
@@ -53,15 +51,13 @@ test('infoquest search: organic then top stories, the first count kept; time_ran
     assert.equal(call?.headers.authorization, 'Bearer iq-test-key');
     assert.equal(call?.headers['content-type'], 'application/json');
     assert.deepEqual(JSON.parse(call?.body ?? ''), { format: 'JSON', query: 'test query', time_range: 7 });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('infoquest search: an empty result is an empty list; a body without search_result is an error', async () => {
   const bodies = [{ search_result: { results: [] } }, { content: 'wrong format' }];
-  const server = await startProviderStandIn(() => jsonReply(bodies.shift()));
-  try {
+  const handler = () => jsonReply(bodies.shift());
+  await withStandIn(handler, async (server) => {
     const context = standInContext(server, settings);
     assert.deepEqual((await infoquest.search!({ query: 'zxqv', count: 5 }, context)).results, []);
     await expectProviderError(infoquest.search!({ query: 'q', count: 5 }, context), {
@@ -69,27 +65,23 @@ test('infoquest search: an empty result is an empty list; a body without search_
       reason: 'unexpected-shape',
       message: ['search_result'],
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('infoquest images: search_type Images, size as image_size, original is the image and url the page', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(
-      wrap({
-        images_results: [
-          {
-            original: 'https://example.com/image1.jpg',
-            title: 'Test Image',
-            url: 'https://example.com/page1',
-          },
-          { title: 'No original' },
-        ],
-      }),
-    ),
+  const reply = jsonReply(
+    wrap({
+      images_results: [
+        {
+          original: 'https://example.com/image1.jpg',
+          title: 'Test Image',
+          url: 'https://example.com/page1',
+        },
+        { title: 'No original' },
+      ],
+    }),
   );
-  try {
+  await withStandIn(reply, async (server) => {
     const response = await infoquest.searchImages!(
       { query: 'cat', count: 5, size: 'small', layout: 'square' },
       standInContext(server, settings),
@@ -114,9 +106,7 @@ test('infoquest images: search_type Images, size as image_size, original is the 
       search_type: 'Images',
       image_size: 'i',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 // No published error body: the suite serves plain JSON messages with the statuses the API gateway uses.

@@ -1,15 +1,20 @@
-import { throwUnexpected } from '../provider-errors.ts';
-import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import { throwUnexpected } from '../../services/provider-errors.ts';
 import {
-  asRecord,
+  hasApiKey,
+  jsonObject,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from '../../services/provider-http.ts';
+import { asRecord, records } from '../../services/provider-text.ts';
+import {
   firstResults,
   freshnessDays,
   imageResult,
-  records,
   unsupported,
   unsupportedImageFilters,
   webResult,
-} from '../provider-text.ts';
+} from '../provider-results.ts';
 import type { ImageSearchRequest, ProviderContext, SearchProvider } from '../types.ts';
 
 const ID = 'infoquest';

@@ -4,37 +4,35 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { jinaSearchProvider as jina } from './jina.ts';
 
 const settings = { apiKey: 'jina_test_key_0001' };
 
 test('jina search: POST / with no-content, descriptions as snippets, token usage noted', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      code: 200,
-      status: 20000,
-      data: [
-        {
-          title: 'Jina AI - Your Search Foundation',
-          description: 'Our frontier models form the <strong>search foundation</strong>.',
-          url: 'https://jina.ai/',
-          date: '2024-10-01T00:00:00Z',
-          usage: { tokens: 1000 },
-        },
-        {
-          title: 'Attention Required! | Cloudflare',
-          description: '',
-          url: 'https://www.crunchbase.com/organization/jina-ai',
-          content: 'Why have I been blocked?',
-          warning: 'Target URL returned error 403: Forbidden',
-          usage: { tokens: 105 },
-        },
-      ],
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    code: 200,
+    status: 20000,
+    data: [
+      {
+        title: 'Jina AI - Your Search Foundation',
+        description: 'Our frontier models form the <strong>search foundation</strong>.',
+        url: 'https://jina.ai/',
+        date: '2024-10-01T00:00:00Z',
+        usage: { tokens: 1000 },
+      },
+      {
+        title: 'Attention Required! | Cloudflare',
+        description: '',
+        url: 'https://www.crunchbase.com/organization/jina-ai',
+        content: 'Why have I been blocked?',
+        warning: 'Target URL returned error 403: Forbidden',
+        usage: { tokens: 105 },
+      },
+    ],
+  });
+  await withStandIn(reply, async (server) => {
     const response = await jina.search!(
       { query: 'jina ai', count: 4, region: 'DE', language: 'de', freshness: 'day' },
       standInContext(server, settings),
@@ -61,9 +59,7 @@ test('jina search: POST / with no-content, descriptions as snippets, token usage
     assert.equal(call?.headers.accept, 'application/json');
     assert.equal(call?.headers['x-respond-with'], 'no-content');
     assert.deepEqual(JSON.parse(call?.body ?? ''), { q: 'jina ai', num: 4, gl: 'de', hl: 'de' });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('jina search: an empty data list (or data: null) is an empty result list', async () => {
@@ -71,14 +67,12 @@ test('jina search: an empty data list (or data: null) is an empty result list', 
     { code: 200, status: 20000, data: [] },
     { code: 200, status: 20000, data: null },
   ];
-  const server = await startProviderStandIn(() => jsonReply(bodies.shift()));
-  try {
+  const handler = () => jsonReply(bodies.shift());
+  await withStandIn(handler, async (server) => {
     const context = standInContext(server, settings);
     assert.deepEqual((await jina.search!({ query: 'zxqv', count: 5 }, context)).results, []);
     assert.deepEqual((await jina.search!({ query: 'zxqv', count: 5 }, context)).results, []);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 /** civkit ApplicationError bodies (jina-ai/reader src/services/errors.ts). */

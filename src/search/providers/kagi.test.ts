@@ -4,9 +4,11 @@ import {
   expectProviderError,
   jsonReply,
   runProviderFailureSuite,
+  type StandInHandler,
   type StandInReply,
   standInContext,
   startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import type { RecordedCall } from '../../testing/test-server.ts';
 import { kagiSearchProvider as kagi } from './kagi.ts';
@@ -181,8 +183,7 @@ test('kagi: an empty v1 answer is an empty list', async () => {
 });
 
 test('kagi: an invalid key fails on v1 with both schemes, then on v0, and says so', async () => {
-  const server = await startProviderStandIn(() => unauthorized);
-  try {
+  await withStandIn(unauthorized, async (server) => {
     const error = await expectProviderError(
       kagi.search!({ query: 'q', count: 3 }, standInContext(server, settings)),
       {
@@ -198,17 +199,15 @@ test('kagi: an invalid key fails on v1 with both schemes, then on v0, and says s
       `POST /api/v1/search Bearer ${KEY}`,
       `GET /api/v0/search Bot ${KEY}`,
     ]);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('kagi: a v1 401 to Bot is retried once with Bearer; the scheme that worked is sent first from then on', async () => {
-  const server = await startProviderStandIn((call) => {
+  const handler: StandInHandler = (call) => {
     if (call.url.pathname !== '/api/v1/search') return jsonReply(v0Body);
     return call.headers.authorization === `Bearer ${KEY}` ? jsonReply(v1Body) : unauthorized;
-  });
-  try {
+  };
+  await withStandIn(handler, async (server) => {
     const first = await kagi.search!({ query: 'steve jobs', count: 5 }, standInContext(server, settings));
     assert.equal(first.results[0]?.title, 'Steve Jobs - Wikipedia');
     assert.equal(first.quota, undefined, 'v1 answers carry no balance');
@@ -219,16 +218,13 @@ test('kagi: a v1 401 to Bot is retried once with Bearer; the scheme that worked 
       `POST /api/v1/search Bearer ${KEY}`,
       `POST /api/v1/search Bearer ${KEY}`,
     ]);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('kagi: a key v1 refuses with both schemes is sent straight to v0 by later searches (one request, not three)', async () => {
-  const server = await startProviderStandIn((call) =>
-    call.url.pathname === '/api/v1/search' ? unauthorized : jsonReply(v0Body),
-  );
-  try {
+  const handler: StandInHandler = (call) =>
+    call.url.pathname === '/api/v1/search' ? unauthorized : jsonReply(v0Body);
+  await withStandIn(handler, async (server) => {
     for (let index = 0; index < 2; index++) {
       const response = await kagi.search!({ query: 'q', count: 3 }, standInContext(server, settings));
       assert.deepEqual(response.quota, { note: 'Kagi balance $123.46' });
@@ -244,20 +240,18 @@ test('kagi: a key v1 refuses with both schemes is sent straight to v0 by later s
       'POST /api/v1/search Bearer other-key',
       'GET /api/v0/search Bot other-key',
     ]);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('kagi: once v1 refused a key, a v0 failure still says what v1 answered; apiVersion v1 still asks v1', async () => {
   let v0Down = false;
-  const server = await startProviderStandIn((call) => {
+  const handler: StandInHandler = (call) => {
     if (call.url.pathname === '/api/v1/search') return unauthorized;
     return v0Down
       ? jsonReply({ meta, error: [{ code: 1, message: 'Internal error' }] }, 500)
       : jsonReply(v0Body);
-  });
-  try {
+  };
+  await withStandIn(handler, async (server) => {
     await kagi.search!({ query: 'q', count: 3 }, standInContext(server, settings));
     v0Down = true;
     const error = await expectProviderError(
@@ -274,17 +268,15 @@ test('kagi: once v1 refused a key, a v0 failure still says what v1 answered; api
       `POST /api/v1/search Bot ${KEY}`,
       `POST /api/v1/search Bearer ${KEY}`,
     ]);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('kagi: a pinned scheme (authScheme, or a key with its scheme) is not switched: a 401 goes to v0', async () => {
-  const server = await startProviderStandIn((call) => {
+  const handler: StandInHandler = (call) => {
     if (call.url.pathname !== '/api/v1/search') return jsonReply(v0Body);
     return call.headers.authorization === `Bearer ${KEY}` ? jsonReply(v1Body) : unauthorized;
-  });
-  try {
+  };
+  await withStandIn(handler, async (server) => {
     const pinned = await kagi.search!(
       { query: 'q', count: 3 },
       standInContext(server, { ...settings, authScheme: 'Bot' }),
@@ -297,9 +289,7 @@ test('kagi: a pinned scheme (authScheme, or a key with its scheme) is not switch
       `GET /api/v0/search Bot ${KEY}`,
       `GET /api/v0/search Bot ${KEY}`,
     ]);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 runProviderFailureSuite({

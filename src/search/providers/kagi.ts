@@ -1,15 +1,14 @@
 import { isPeriscopeError, PeriscopeError } from '../../errors.ts';
-import type { ProviderErrorRules } from '../provider-errors.ts';
-import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import type { ProviderErrorRules } from '../../services/provider-errors.ts';
 import {
-  asRecord,
-  firstResults,
-  optionalNumber,
-  records,
-  stringSetting,
-  unsupported,
-  webResult,
-} from '../provider-text.ts';
+  hasApiKey,
+  jsonObject,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from '../../services/provider-http.ts';
+import { asRecord, optionalNumber, records, stringSetting } from '../../services/provider-text.ts';
+import { firstResults, unsupported, webResult } from '../provider-results.ts';
 import type {
   ProviderContext,
   ProviderResponse,

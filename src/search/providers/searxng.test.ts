@@ -10,6 +10,7 @@ import {
   runProviderFailureSuite,
   standInContext,
   startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import type { ImageSearchData } from '../../tools/image-search.ts';
 import { createSearchChain } from '../chain.ts';
@@ -29,28 +30,26 @@ function answer(results: unknown[], unresponsive: unknown[] = []) {
 }
 
 test('searxng search: format=json on the instance path, language with region, time_range; results as given', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(
-      answer([
-        {
-          url: 'https://www.python.org/',
-          title: 'Welcome to Python.org',
-          content: 'Python is a versatile and powerful language.',
-          engine: 'bing',
-          engines: ['bing', 'qwant'],
-          positions: [1, 1],
-          score: 9,
-          category: 'general',
-          parsed_url: ['https', 'www.python.org', '/', '', '', ''],
-          template: 'default.html',
-          publishedDate: '2024-05-01T00:00:00',
-        },
-        { url: 'https://docs.python.org/3/', title: 'Python docs', content: '', category: 'general' },
-        { url: 'https://third.example/', title: 'Third', content: 'cut by count' },
-      ]),
-    ),
+  const reply = jsonReply(
+    answer([
+      {
+        url: 'https://www.python.org/',
+        title: 'Welcome to Python.org',
+        content: 'Python is a versatile and powerful language.',
+        engine: 'bing',
+        engines: ['bing', 'qwant'],
+        positions: [1, 1],
+        score: 9,
+        category: 'general',
+        parsed_url: ['https', 'www.python.org', '/', '', '', ''],
+        template: 'default.html',
+        publishedDate: '2024-05-01T00:00:00',
+      },
+      { url: 'https://docs.python.org/3/', title: 'Python docs', content: '', category: 'general' },
+      { url: 'https://third.example/', title: 'Third', content: 'cut by count' },
+    ]),
   );
-  try {
+  await withStandIn(reply, async (server) => {
     const context = standInContext(undefined, { baseUrl: `${server.url}/searx/` });
     const response = await searxng.search!(
       { query: 'python', count: 2, language: 'DE', region: 'at', freshness: 'year' },
@@ -78,81 +77,68 @@ test('searxng search: format=json on the instance path, language with region, ti
       language: 'de-AT',
       time_range: 'year',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('searxng search: an empty answer is an empty list; a region without language is a warning', async () => {
-  const server = await startProviderStandIn(() => jsonReply(answer([])));
-  try {
+  await withStandIn(jsonReply(answer([])), async (server) => {
     const response = await searxng.search!(
       { query: 'zxqv', count: 5, region: 'us' },
       standInContext(server, {}),
     );
     assert.deepEqual(response.results, []);
     assert.deepEqual(response.warnings, ['searxng does not support region without language (us ignored)']);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('searxng: no results while upstream engines failed is BLOCKED_BY_SITE, never "no results"', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(
-      answer(
-        [],
-        [
-          ['google', 'CAPTCHA'],
-          ['duckduckgo', 'Suspended: too many requests'],
-        ],
-      ),
+  const reply = jsonReply(
+    answer(
+      [],
+      [
+        ['google', 'CAPTCHA'],
+        ['duckduckgo', 'Suspended: too many requests'],
+      ],
     ),
   );
-  try {
+  await withStandIn(reply, async (server) => {
     await expectProviderError(searxng.search!({ query: 'q', count: 5 }, standInContext(server, {})), {
       code: 'BLOCKED_BY_SITE',
       retryable: true,
       reason: 'engines-unresponsive',
       message: ['google: CAPTCHA', 'duckduckgo: Suspended: too many requests'],
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('searxng: some results with some engines down is a warning', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(answer([{ url: 'https://a.example/', title: 'A', content: 'a' }], [['google', 'timeout']])),
+  const reply = jsonReply(
+    answer([{ url: 'https://a.example/', title: 'A', content: 'a' }], [['google', 'timeout']]),
   );
-  try {
+  await withStandIn(reply, async (server) => {
     const response = await searxng.search!({ query: 'q', count: 5 }, standInContext(server, {}));
     assert.equal(response.results.length, 1);
     assert.deepEqual(response.warnings, ['searxng engines unresponsive: google: timeout']);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('searxng images: categories=images, img_src made absolute, resolution read', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(
-      answer([
-        {
-          url: 'https://photos.example/lion',
-          title: 'A lion',
-          img_src: '//images.example/lion.jpg',
-          thumbnail_src: '/image_proxy?url=lion',
-          resolution: '1920 x 1080',
-          img_format: 'jpeg',
-          template: 'images.html',
-          category: 'images',
-        },
-        { url: 'https://photos.example/none', title: 'No image', category: 'images' },
-      ]),
-    ),
+  const reply = jsonReply(
+    answer([
+      {
+        url: 'https://photos.example/lion',
+        title: 'A lion',
+        img_src: '//images.example/lion.jpg',
+        thumbnail_src: '/image_proxy?url=lion',
+        resolution: '1920 x 1080',
+        img_format: 'jpeg',
+        template: 'images.html',
+        category: 'images',
+      },
+      { url: 'https://photos.example/none', title: 'No image', category: 'images' },
+    ]),
   );
-  try {
+  await withStandIn(reply, async (server) => {
     const response = await searxng.searchImages!(
       { query: 'lion', count: 5, type: 'photo' },
       standInContext(server, {}),
@@ -180,9 +166,7 @@ test('searxng images: categories=images, img_src made absolute, resolution read'
       q: 'lion',
       categories: 'images',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 /** An image hit as a self-hosted instance gives it: img_src and thumbnail_src through its own image_proxy. */
@@ -209,20 +193,18 @@ function instanceChain(baseUrl: string) {
 }
 
 test('searxng images on a self-hosted instance at 127.0.0.1: URLs on the instance are kept; other private URLs are dropped, said in warnings', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply(
-      answer([
-        proxiedImage('lion'),
-        proxiedImage('fox', {
-          img_src: 'https://images.example/fox.jpg',
-          thumbnail_src: 'http://10.1.2.3/t.jpg',
-        }),
-        proxiedImage('lan', { img_src: 'http://192.168.1.20/lan.jpg' }),
-        proxiedImage('other-port', { img_src: 'http://127.0.0.1:1/elsewhere.jpg' }),
-      ]),
-    ),
+  const reply = jsonReply(
+    answer([
+      proxiedImage('lion'),
+      proxiedImage('fox', {
+        img_src: 'https://images.example/fox.jpg',
+        thumbnail_src: 'http://10.1.2.3/t.jpg',
+      }),
+      proxiedImage('lan', { img_src: 'http://192.168.1.20/lan.jpg' }),
+      proxiedImage('other-port', { img_src: 'http://127.0.0.1:1/elsewhere.jpg' }),
+    ]),
   );
-  try {
+  await withStandIn(reply, async (server) => {
     const base = `${server.url}/searx/`;
     const answer = await instanceChain(base).searchImages({ query: 'lion', count: 10 });
     assert.equal(answer.provider, 'searxng');
@@ -248,9 +230,7 @@ test('searxng images on a self-hosted instance at 127.0.0.1: URLs on the instanc
       'searxng gave 2 image results on a private or local address, dropped (network.allowPrivateNetwork opens such ranges)',
     ]);
     assert.equal(answer.attempts[0]?.results, 2);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('image_search through a SearXNG on 127.0.0.1: its own images are shown, and when every answer is dropped the tool says so instead of "No images found"', async () => {
@@ -307,17 +287,14 @@ test('searxng: no instance URL is NOT_CONFIGURED; a 403 for format=json says how
     code: 'NOT_CONFIGURED',
     message: ['SEARXNG_BASE_URL'],
   });
-  const server = await startProviderStandIn(() => ({ status: 403, body: '<h1>Forbidden</h1>' }));
-  try {
+  await withStandIn({ status: 403, body: '<h1>Forbidden</h1>' }, async (server) => {
     await expectProviderError(searxng.search!({ query: 'q', count: 3 }, standInContext(server, {})), {
       code: 'HTTP_STATUS',
       retryable: false,
       status: 403,
       message: ['format=json', 'settings.yml'],
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 runProviderFailureSuite({

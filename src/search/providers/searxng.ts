@@ -1,15 +1,14 @@
 import { PeriscopeError } from '../../errors.ts';
-import type { ProviderErrorRules } from '../provider-errors.ts';
-import { jsonObject, providerUrl, requestProviderJson } from '../provider-http.ts';
+import type { ProviderErrorRules } from '../../services/provider-errors.ts';
+import { jsonObject, providerUrl, requestProviderJson } from '../../services/provider-http.ts';
+import { optionalText, records } from '../../services/provider-text.ts';
 import {
   firstResults,
   imageResult,
-  optionalText,
-  records,
   unsupported,
   unsupportedImageFilters,
   webResult,
-} from '../provider-text.ts';
+} from '../provider-results.ts';
 import type { ProviderContext, ProviderSettings, SearchProvider } from '../types.ts';
 
 const ID = 'searxng';

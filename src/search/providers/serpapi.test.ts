@@ -5,7 +5,7 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { serpapiSearchProvider as serpapi } from './serpapi.ts';
 
@@ -19,31 +19,29 @@ const metadata = {
 };
 
 test('serpapi search: GET /search.json with the key as api_key, organic_results mapped', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      search_metadata: metadata,
-      search_parameters: { engine: 'google', q: 'unix bell labs', gl: 'us', hl: 'en' },
-      search_information: { total_results: 535000, organic_results_state: 'Results for exact spelling' },
-      organic_results: [
-        {
-          position: 1,
-          title: 'Unix',
-          link: 'https://en.wikipedia.org/wiki/Unix',
-          displayed_link: 'https://en.wikipedia.org › wiki › Unix',
-          snippet: 'Unix is a family of multitasking, multi-user computer operating systems.',
-          source: 'Wikipedia',
-        },
-        {
-          position: 2,
-          title: 'The invention of Unix | Nokia.com',
-          link: 'https://www.nokia.com/bell-labs/unix',
-          snippet: 'In 1969, Ken Thompson &amp; Dennis Ritchie …',
-          date: 'Jan 8, 2019',
-        },
-      ],
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    search_metadata: metadata,
+    search_parameters: { engine: 'google', q: 'unix bell labs', gl: 'us', hl: 'en' },
+    search_information: { total_results: 535000, organic_results_state: 'Results for exact spelling' },
+    organic_results: [
+      {
+        position: 1,
+        title: 'Unix',
+        link: 'https://en.wikipedia.org/wiki/Unix',
+        displayed_link: 'https://en.wikipedia.org › wiki › Unix',
+        snippet: 'Unix is a family of multitasking, multi-user computer operating systems.',
+        source: 'Wikipedia',
+      },
+      {
+        position: 2,
+        title: 'The invention of Unix | Nokia.com',
+        link: 'https://www.nokia.com/bell-labs/unix',
+        snippet: 'In 1969, Ken Thompson &amp; Dennis Ritchie …',
+        date: 'Jan 8, 2019',
+      },
+    ],
+  });
+  await withStandIn(reply, async (server) => {
     const response = await serpapi.search!(
       { query: 'unix bell labs', count: 5, region: 'US', language: 'EN', freshness: 'month' },
       standInContext(server, settings),
@@ -74,65 +72,53 @@ test('serpapi search: GET /search.json with the key as api_key, organic_results 
       tbs: 'qdr:m',
       api_key: KEY,
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('serpapi search: "Google hasn\'t returned any results" with status Success is an empty list', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      search_metadata: metadata,
-      search_information: { organic_results_state: 'Fully empty' },
-      error: "Google hasn't returned any results for this query.",
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    search_metadata: metadata,
+    search_information: { organic_results_state: 'Fully empty' },
+    error: "Google hasn't returned any results for this query.",
+  });
+  await withStandIn(reply, async (server) => {
     const response = await serpapi.search!({ query: 'zxqv', count: 5 }, standInContext(server, settings));
     assert.deepEqual(response.results, []);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('serpapi: search_metadata.status Error is an error with its message, and the key is masked', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      search_metadata: { ...metadata, status: 'Error' },
-      error: 'Google returned an unusual page.',
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    search_metadata: { ...metadata, status: 'Error' },
+    error: 'Google returned an unusual page.',
+  });
+  await withStandIn(reply, async (server) => {
     const error = await expectProviderError(
       serpapi.search!({ query: 'q', count: 5 }, standInContext(server, settings)),
       { code: 'HTTP_STATUS', message: ['Google returned an unusual page.'] },
     );
     assert.ok(!JSON.stringify({ message: error.message, details: error.details }).includes(KEY));
     assert.match(String(error.details.url), /api_key=\*\*\*/);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('serpapi images: engine=google_images, original is the image and link the page', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      search_metadata: metadata,
-      images_results: [
-        {
-          position: 1,
-          title: 'Lion - Wikipedia',
-          link: 'https://en.wikipedia.org/wiki/Lion',
-          original: 'https://upload.wikimedia.org/lion.jpg',
-          original_width: 1200,
-          original_height: 800,
-          thumbnail: 'https://serpapi.com/thumb/lion.jpg',
-          source: 'Wikipedia',
-        },
-      ],
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    search_metadata: metadata,
+    images_results: [
+      {
+        position: 1,
+        title: 'Lion - Wikipedia',
+        link: 'https://en.wikipedia.org/wiki/Lion',
+        original: 'https://upload.wikimedia.org/lion.jpg',
+        original_width: 1200,
+        original_height: 800,
+        thumbnail: 'https://serpapi.com/thumb/lion.jpg',
+        source: 'Wikipedia',
+      },
+    ],
+  });
+  await withStandIn(reply, async (server) => {
     const response = await serpapi.searchImages!(
       { query: 'lion', count: 5 },
       standInContext(server, settings),
@@ -158,26 +144,22 @@ test('serpapi images: engine=google_images, original is the image and link the p
       q: 'lion',
       api_key: KEY,
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('serpapi quota(): GET /account.json (free), searches left of the month', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      account_id: '5ac5',
-      api_key: KEY,
-      plan_name: 'Free Plan',
-      searches_per_month: 100,
-      plan_searches_left: 58,
-      extra_credits: 0,
-      total_searches_left: 58,
-      this_month_usage: 42,
-      account_rate_limit_per_hour: 100,
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    account_id: '5ac5',
+    api_key: KEY,
+    plan_name: 'Free Plan',
+    searches_per_month: 100,
+    plan_searches_left: 58,
+    extra_credits: 0,
+    total_searches_left: 58,
+    this_month_usage: 42,
+    account_rate_limit_per_hour: 100,
+  });
+  await withStandIn(reply, async (server) => {
     assert.deepEqual(await serpapi.quota!(standInContext(server, settings)), {
       remaining: 58,
       limit: 100,
@@ -186,23 +168,17 @@ test('serpapi quota(): GET /account.json (free), searches left of the month', as
     const [call] = server.calls;
     assert.equal(call?.url.pathname, '/account.json');
     assert.equal(call?.url.searchParams.get('api_key'), KEY);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('serpapi: a 429 for the hourly limit is rate limited, not quota', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ error: 'You have exceeded the hourly throughput limit.' }, 429),
-  );
-  try {
+  const reply = jsonReply({ error: 'You have exceeded the hourly throughput limit.' }, 429);
+  await withStandIn(reply, async (server) => {
     await expectProviderError(serpapi.search!({ query: 'q', count: 5 }, standInContext(server, settings)), {
       code: 'RATE_LIMITED',
       reason: 'rate-limited',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 const invalidKey = {

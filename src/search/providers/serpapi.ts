@@ -1,17 +1,20 @@
 import { redactUrl } from '../../net/url-policy.ts';
-import { type ProviderErrorRules, providerError } from '../provider-errors.ts';
-import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import { type ProviderErrorRules, providerError } from '../../services/provider-errors.ts';
 import {
-  asRecord,
+  hasApiKey,
+  jsonObject,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from '../../services/provider-http.ts';
+import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
+import {
   firstResults,
   googleTbs,
   imageResult,
-  optionalNumber,
-  optionalText,
-  records,
   unsupportedImageFilters,
   webResult,
-} from '../provider-text.ts';
+} from '../provider-results.ts';
 import type { ProviderContext, SearchProvider } from '../types.ts';
 
 const ID = 'serpapi';

@@ -4,39 +4,37 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { serperSearchProvider as serper } from './serper.ts';
 
 const settings = { apiKey: 'serper-test-key' };
 
 test('serper search: organic[].link is the url, credits noted, and the body we sent', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      searchParameters: { q: 'apple inc', gl: 'us', hl: 'en', type: 'search', num: 2, engine: 'google' },
-      knowledgeGraph: { title: 'Apple', type: 'Technology company' },
-      organic: [
-        {
-          title: 'Apple',
-          link: 'https://www.apple.com/',
-          snippet: 'Discover the innovative world of Apple.',
-          sitelinks: [{ title: 'Support', link: 'https://support.apple.com/' }],
-          position: 1,
-        },
-        {
-          title: 'Apple Inc. - Wikipedia',
-          link: 'https://en.wikipedia.org/wiki/Apple_Inc.',
-          snippet: 'Apple Inc. is an American multinational technology company.',
-          date: 'Nov 11, 2022',
-          position: 2,
-        },
-      ],
-      peopleAlsoAsk: [],
-      relatedSearches: [{ query: 'Apple Inc competitors' }],
-      credits: 1,
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    searchParameters: { q: 'apple inc', gl: 'us', hl: 'en', type: 'search', num: 2, engine: 'google' },
+    knowledgeGraph: { title: 'Apple', type: 'Technology company' },
+    organic: [
+      {
+        title: 'Apple',
+        link: 'https://www.apple.com/',
+        snippet: 'Discover the innovative world of Apple.',
+        sitelinks: [{ title: 'Support', link: 'https://support.apple.com/' }],
+        position: 1,
+      },
+      {
+        title: 'Apple Inc. - Wikipedia',
+        link: 'https://en.wikipedia.org/wiki/Apple_Inc.',
+        snippet: 'Apple Inc. is an American multinational technology company.',
+        date: 'Nov 11, 2022',
+        position: 2,
+      },
+    ],
+    peopleAlsoAsk: [],
+    relatedSearches: [{ query: 'Apple Inc competitors' }],
+    credits: 1,
+  });
+  await withStandIn(reply, async (server) => {
     const response = await serper.search!(
       { query: 'apple inc', count: 2, region: 'US', language: 'en', freshness: 'year' },
       standInContext(server, settings),
@@ -62,46 +60,38 @@ test('serper search: organic[].link is the url, credits noted, and the body we s
       hl: 'en',
       tbs: 'qdr:y',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('serper search: no organic section is an empty list', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ searchParameters: { q: 'zxqv', type: 'search' }, credits: 1 }),
-  );
-  try {
+  const reply = jsonReply({ searchParameters: { q: 'zxqv', type: 'search' }, credits: 1 });
+  await withStandIn(reply, async (server) => {
     const response = await serper.search!({ query: 'zxqv', count: 5 }, standInContext(server, settings));
     assert.deepEqual(response.results, []);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('serper images: POST /images, imageUrl/link/sizes mapped, filters it cannot apply are warnings', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      searchParameters: { q: 'lion', type: 'images', num: 3 },
-      images: [
-        {
-          title: 'Lion - Wikipedia',
-          imageUrl: 'https://upload.wikimedia.org/lion.jpg',
-          imageWidth: 5168,
-          imageHeight: 3448,
-          thumbnailUrl: 'https://encrypted-tbn0.gstatic.com/images?q=tbn:lion',
-          thumbnailWidth: 275,
-          thumbnailHeight: 183,
-          source: 'Wikipedia',
-          domain: 'en.wikipedia.org',
-          link: 'https://en.wikipedia.org/wiki/Lion',
-          position: 1,
-        },
-      ],
-      credits: 2,
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    searchParameters: { q: 'lion', type: 'images', num: 3 },
+    images: [
+      {
+        title: 'Lion - Wikipedia',
+        imageUrl: 'https://upload.wikimedia.org/lion.jpg',
+        imageWidth: 5168,
+        imageHeight: 3448,
+        thumbnailUrl: 'https://encrypted-tbn0.gstatic.com/images?q=tbn:lion',
+        thumbnailWidth: 275,
+        thumbnailHeight: 183,
+        source: 'Wikipedia',
+        domain: 'en.wikipedia.org',
+        link: 'https://en.wikipedia.org/wiki/Lion',
+        position: 1,
+      },
+    ],
+    credits: 2,
+  });
+  await withStandIn(reply, async (server) => {
     const response = await serper.searchImages!(
       { query: 'lion', count: 3, size: 'large', type: 'photo' },
       standInContext(server, settings),
@@ -129,9 +119,7 @@ test('serper images: POST /images, imageUrl/link/sizes mapped, filters it cannot
     assert.equal(call?.headers['content-type'], 'application/json');
     assert.equal(call?.headers.authorization, undefined);
     assert.deepEqual(JSON.parse(call?.body ?? ''), { q: 'lion', num: 3 });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 const rateLimitedBody = { message: 'Too many requests', statusCode: 429 };

@@ -1,14 +1,19 @@
-import type { ProviderErrorRules } from '../provider-errors.ts';
-import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import type { ProviderErrorRules } from '../../services/provider-errors.ts';
+import {
+  hasApiKey,
+  jsonObject,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from '../../services/provider-http.ts';
+import { optionalNumber, records } from '../../services/provider-text.ts';
 import {
   firstResults,
   googleTbs,
   imageResult,
-  optionalNumber,
-  records,
   unsupportedImageFilters,
   webResult,
-} from '../provider-text.ts';
+} from '../provider-results.ts';
 import type { ProviderContext, QuotaInfo, SearchProvider } from '../types.ts';
 
 const ID = 'serper';

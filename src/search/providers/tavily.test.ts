@@ -8,7 +8,7 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { createSearchChain } from '../chain.ts';
 import { tavilySearchProvider as tavily } from './tavily.ts';
@@ -16,28 +16,26 @@ import { tavilySearchProvider as tavily } from './tavily.ts';
 const settings = { apiKey: 'tvly-dev-test-key' };
 
 test('tavily search: results with content as the snippet, and the POST we sent', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      query: 'euro 2024 host',
-      follow_up_questions: null,
-      answer: null,
-      images: [],
-      results: [
-        {
-          title: 'UEFA Euro 2024 - Wikipedia',
-          url: 'https://en.wikipedia.org/wiki/UEFA_Euro_2024',
-          content: 'Tournament details Host country Germany Dates 14 June – 14 July',
-          score: 0.91,
-          raw_content: null,
-          published_date: 'Sun, 14 Jul 2024 21:00:00 GMT',
-        },
-        { title: 'Untitled', content: 'no url', score: 0.2 },
-      ],
-      response_time: 1.67,
-      request_id: 'abc',
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    query: 'euro 2024 host',
+    follow_up_questions: null,
+    answer: null,
+    images: [],
+    results: [
+      {
+        title: 'UEFA Euro 2024 - Wikipedia',
+        url: 'https://en.wikipedia.org/wiki/UEFA_Euro_2024',
+        content: 'Tournament details Host country Germany Dates 14 June – 14 July',
+        score: 0.91,
+        raw_content: null,
+        published_date: 'Sun, 14 Jul 2024 21:00:00 GMT',
+      },
+      { title: 'Untitled', content: 'no url', score: 0.2 },
+    ],
+    response_time: 1.67,
+    request_id: 'abc',
+  });
+  await withStandIn(reply, async (server) => {
     const response = await tavily.search!(
       { query: 'euro 2024 host', count: 3, freshness: 'month', region: 'de', language: 'de' },
       standInContext(server, settings),
@@ -66,38 +64,30 @@ test('tavily search: results with content as the snippet, and the POST we sent',
       topic: 'general',
       time_range: 'month',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('tavily search: no results is an empty list', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ query: 'zxqv', answer: null, images: [], results: [], response_time: 0.4 }),
-  );
-  try {
+  const reply = jsonReply({ query: 'zxqv', answer: null, images: [], results: [], response_time: 0.4 });
+  await withStandIn(reply, async (server) => {
     const response = await tavily.search!({ query: 'zxqv', count: 5 }, standInContext(server, settings));
     assert.deepEqual(response.results, []);
     assert.equal(response.warnings, undefined);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('tavily images: include_images, with descriptions as titles; plain string images too', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({
-      query: 'semantic kernel',
-      images: [
-        { url: 'https://learn.microsoft.com/kernel.png', description: 'The kernel at the centre' },
-        'https://example.org/plain.jpg',
-        { description: 'no url' },
-      ],
-      results: [],
-      response_time: 1,
-    }),
-  );
-  try {
+  const reply = jsonReply({
+    query: 'semantic kernel',
+    images: [
+      { url: 'https://learn.microsoft.com/kernel.png', description: 'The kernel at the centre' },
+      'https://example.org/plain.jpg',
+      { description: 'no url' },
+    ],
+    results: [],
+    response_time: 1,
+  });
+  await withStandIn(reply, async (server) => {
     const response = await tavily.searchImages!(
       { query: 'semantic kernel', count: 5, layout: 'wide' },
       standInContext(server, settings),
@@ -120,9 +110,7 @@ test('tavily images: include_images, with descriptions as titles; plain string i
       include_images: true,
       include_image_descriptions: true,
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('tavily quota(): GET /usage, the key limit first, else the plan; counters sent as strings are read', async () => {
@@ -136,8 +124,8 @@ test('tavily quota(): GET /usage, the key limit first, else the plan; counters s
       account: { current_plan: 'Researcher', plan_usage: '20', plan_limit: '1000' },
     },
   ];
-  const server = await startProviderStandIn(() => jsonReply(bodies.shift()));
-  try {
+  const handler = () => jsonReply(bodies.shift());
+  await withStandIn(handler, async (server) => {
     const context = standInContext(server, settings);
     assert.deepEqual(await tavily.quota!(context), {
       remaining: 850,
@@ -153,15 +141,12 @@ test('tavily quota(): GET /usage, the key limit first, else the plan; counters s
     assert.equal(call?.method, 'GET');
     assert.equal(call?.url.pathname, '/usage');
     assert.equal(call?.headers.authorization, 'Bearer tvly-dev-test-key');
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('tavily: a query over 400 characters is INVALID_INPUT for search and images, and no request is sent', async () => {
   assert.deepEqual(tavily.queryLimits, { web: { maxCharacters: 400 }, images: { maxCharacters: 400 } });
-  const server = await startProviderStandIn(() => jsonReply({ query: 'q', images: [], results: [] }));
-  try {
+  await withStandIn(jsonReply({ query: 'q', images: [], results: [] }), async (server) => {
     const chain = createSearchChain({
       search: searchSchema.parse({ chain: ['tavily'], timeoutMs: 3000 }),
       providers: providersSchema.parse({ tavily: { ...settings, baseUrl: server.url, minIntervalMs: 0 } }),
@@ -185,9 +170,7 @@ test('tavily: a query over 400 characters is INVALID_INPUT for search and images
     // In the chain, without --provider: every provider refused the query, so asking again cannot help.
     await expectProviderError(chain.search({ query, count: 3 }), { code: 'ALL_FAILED', retryable: false });
     assert.equal(server.calls.length, 1);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 const rateLimitedBody = { detail: { error: 'Your request has been blocked due to excessive requests.' } };
@@ -208,19 +191,15 @@ runProviderFailureSuite({
 });
 
 test('tavily 433 (pay-as-you-go limit) is quota too', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ detail: { error: 'This request exceeds the pay-as-you-go limit.' } }, 433),
-  );
-  try {
+  const reply = jsonReply({ detail: { error: 'This request exceeds the pay-as-you-go limit.' } }, 433);
+  await withStandIn(reply, async (server) => {
     await expectProviderError(tavily.search!({ query: 'q', count: 3 }, standInContext(server, settings)), {
       code: 'RATE_LIMITED',
       reason: 'quota',
       status: 433,
       message: ['pay-as-you-go limit'],
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 runProviderFailureSuite({

@@ -1,16 +1,19 @@
-import type { ProviderErrorRules } from '../provider-errors.ts';
-import { hasApiKey, jsonObject, providerUrl, requestProviderJson, requireApiKey } from '../provider-http.ts';
+import type { ProviderErrorRules } from '../../services/provider-errors.ts';
 import {
-  asRecord,
+  hasApiKey,
+  jsonObject,
+  providerUrl,
+  requestProviderJson,
+  requireApiKey,
+} from '../../services/provider-http.ts';
+import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
+import {
   firstResults,
   imageResult,
-  optionalNumber,
-  optionalText,
-  records,
   unsupported,
   unsupportedImageFilters,
   webResult,
-} from '../provider-text.ts';
+} from '../provider-results.ts';
 import type { ProviderContext, QuotaInfo, SearchProvider, SearchRequest } from '../types.ts';
 
 const ID = 'tavily';

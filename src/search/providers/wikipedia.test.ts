@@ -9,7 +9,7 @@ import {
   jsonReply,
   runProviderFailureSuite,
   standInContext,
-  startProviderStandIn,
+  withStandIn,
 } from '../../testing/provider-stand-in.ts';
 import { createSearchChain } from '../chain.ts';
 import { wikipediaSearchProvider as wikipedia, wikipediaLanguage } from './wikipedia.ts';
@@ -43,8 +43,7 @@ const searchBody = {
 };
 
 test('wikipedia search: the language picks the wiki, snippets lose their HTML, titles become article URLs', async () => {
-  const server = await startProviderStandIn(() => jsonReply(searchBody));
-  try {
+  await withStandIn(jsonReply(searchBody), async (server) => {
     const context = standInContext(undefined, { baseUrl: `${server.url}/{language}` });
     const response = await wikipedia.search!({ query: 'alan turing', count: 2, language: 'de-AT' }, context);
     assert.deepEqual(response.results, [
@@ -75,16 +74,12 @@ test('wikipedia search: the language picks the wiki, snippets lose their HTML, t
       formatversion: '2',
       utf8: '1',
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('wikipedia search: no hits is an empty list; region and freshness are warnings, an unknown language falls back to en', async () => {
-  const server = await startProviderStandIn(() =>
-    jsonReply({ batchcomplete: true, query: { searchinfo: { totalhits: 0 }, search: [] } }),
-  );
-  try {
+  const reply = jsonReply({ batchcomplete: true, query: { searchinfo: { totalhits: 0 }, search: [] } });
+  await withStandIn(reply, async (server) => {
     const context = standInContext(undefined, { baseUrl: `${server.url}/{language}` });
     const response = await wikipedia.search!(
       { query: 'zxqvw', count: 5, region: 'us', freshness: 'day', language: 'not a language' },
@@ -97,9 +92,7 @@ test('wikipedia search: no hits is an empty list; region and freshness are warni
       'wikipedia does not support freshness (day ignored)',
     ]);
     assert.equal(server.calls[0]?.url.pathname, '/en/w/api.php');
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('wikipedia: a MediaWiki error inside a 200 is an error, ratelimited/maxlag are RATE_LIMITED', async () => {
@@ -111,8 +104,8 @@ test('wikipedia: a MediaWiki error inside a 200 is an error, ratelimited/maxlag 
       error: { code: 'internal_api_error_DBQueryError', info: 'A database query error occurred.' },
     }),
   ];
-  const server = await startProviderStandIn(() => replies.shift() ?? jsonReply({}));
-  try {
+  const handler = () => replies.shift() ?? jsonReply({});
+  await withStandIn(handler, async (server) => {
     const context = standInContext(server, {});
     await expectProviderError(wikipedia.search!({ query: 'q', count: 3 }, context), {
       code: 'RATE_LIMITED',
@@ -123,9 +116,7 @@ test('wikipedia: a MediaWiki error inside a 200 is an error, ratelimited/maxlag 
       code: 'HTTP_STATUS',
       message: ['internal_api_error_DBQueryError', 'A database query error occurred.'],
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('wikipediaLanguage maps codes to wikis', () => {
@@ -147,14 +138,14 @@ test('wikipedia requests go out in series by default (API etiquette): 5 parallel
   assert.equal(wikipedia.maxConcurrent, 1);
   let inFlight = 0;
   let most = 0;
-  const server = await startProviderStandIn(async () => {
+  const handler = async () => {
     inFlight++;
     most = Math.max(most, inFlight);
     await sleep(40);
     inFlight--;
     return jsonReply(searchBody);
-  });
-  try {
+  };
+  await withStandIn(handler, async (server) => {
     // Spacing off, concurrency left at the provider's default.
     const chain = createSearchChain({
       search: searchSchema.parse({ chain: ['wikipedia'], timeoutMs: 5000 }),
@@ -171,9 +162,7 @@ test('wikipedia requests go out in series by default (API etiquette): 5 parallel
     );
     assert.equal(server.calls.length, 5);
     assert.equal(most, 1);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 runProviderFailureSuite({

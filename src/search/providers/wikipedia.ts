@@ -1,7 +1,8 @@
-import { providerError } from '../provider-errors.ts';
-import { retryAfterFromHeaders } from '../provider-headers.ts';
-import { jsonObject, providerUrl, requestProviderJson } from '../provider-http.ts';
-import { asRecord, firstResults, optionalText, records, unsupported, webResult } from '../provider-text.ts';
+import { providerError } from '../../services/provider-errors.ts';
+import { retryAfterFromHeaders } from '../../services/provider-headers.ts';
+import { jsonObject, providerUrl, requestProviderJson } from '../../services/provider-http.ts';
+import { asRecord, optionalText, records } from '../../services/provider-text.ts';
+import { firstResults, unsupported, webResult } from '../provider-results.ts';
 import type { SearchProvider } from '../types.ts';
 
 const ID = 'wikipedia';

@@ -6,6 +6,7 @@ import {
   jsonReply,
   standInContext,
   startProviderStandIn,
+  withStandIn,
 } from '../testing/provider-stand-in.ts';
 import { readProviderError } from './provider-errors.ts';
 import { quotaFromHeaders, retryAfterFromHeaders } from './provider-headers.ts';
@@ -105,8 +106,7 @@ test('readProviderError understands every recorded error shape', () => {
 });
 
 test('the chain deadline (an abort whose reason is a TIMEOUT) surfaces as that TIMEOUT, not as ABORTED', async () => {
-  const server = await startProviderStandIn(() => ({ ...jsonReply({}), delayMs: 2_000 }));
-  try {
+  await withStandIn({ ...jsonReply({}), delayMs: 2_000 }, async (server) => {
     const controller = new AbortController();
     const deadline = new PeriscopeError('TIMEOUT', 'brave: attempt deadline of 50 ms passed', {
       details: { phase: 'total' },
@@ -118,14 +118,11 @@ test('the chain deadline (an abort whose reason is a TIMEOUT) surfaces as that T
       { code: 'TIMEOUT' },
     );
     assert.equal(error, deadline);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('a caller cancellation is ABORTED, with the provider named', async () => {
-  const server = await startProviderStandIn(() => ({ ...jsonReply({}), delayMs: 2_000 }));
-  try {
+  await withStandIn({ ...jsonReply({}), delayMs: 2_000 }, async (server) => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
     const context = standInContext(server, {}, { signal: controller.signal });
@@ -136,9 +133,7 @@ test('a caller cancellation is ABORTED, with the provider named', async () => {
         message: ['exa: '],
       },
     );
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 test('the configured endpoint is trusted, a redirect away from it is not (no hop into a private address)', async () => {
