@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
 import type { ProviderAttempt } from '../errors.ts';
-import { searchCacheKey } from '../policy/cache-keys.ts';
-import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { ImageResult } from '../search/types.ts';
+import { searchCacheKey } from './search-cache-key.ts';
 import { searchStartLine, successLine } from './search-summary.ts';
 import type { Tool } from './tool.ts';
+import { readThrough, type ToolCache } from './tool-cache.ts';
 import { validateInput } from './validate-input.ts';
 import { searchErrorResult } from './web-search.ts';
 

@@ -8,8 +8,8 @@ import { type FetchAttempt, isPeriscopeError, PeriscopeError } from '../errors.t
 import { DocumentCache } from '../fetch/document-cache.ts';
 import { attemptTrail, type FetchChain } from '../fetch/fetch-chain.ts';
 import type { HttpFetch } from '../net/types.ts';
-import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
 import type { Tool } from './tool.ts';
+import { readThrough, type ToolCache } from './tool-cache.ts';
 import { toErrorResult } from './tool-result.ts';
 import { parseCallerUrl, shortUrl, validateInput } from './validate-input.ts';
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
 import { isPeriscopeError, type ProviderAttempt, type ToolErrorData } from '../errors.ts';
-import { searchCacheKey } from '../policy/cache-keys.ts';
-import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { SearchResult } from '../search/types.ts';
+import { searchCacheKey } from './search-cache-key.ts';
 import { describeMisses, searchStartLine, successLine } from './search-summary.ts';
 import type { Tool } from './tool.ts';
+import { readThrough, type ToolCache } from './tool-cache.ts';
 import { toErrorResult } from './tool-result.ts';
 import { validateInput } from './validate-input.ts';
 
