@@ -1,7 +1,8 @@
+import { inputJsonSchema } from '../../tools/input-json-schema.ts';
 import { outputJsonSchema } from '../../tools/output-schemas.ts';
 import type { Tool, ToolName } from '../../tools/tool.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
-import { imageOf, inputJsonSchema } from '../tool-parts.ts';
+import { imageOf } from '../tool-parts.ts';
 
 // ToolResult → MCP, and nothing more (STYLE §3.3). No SDK import: the shapes are the protocol's.
 
