@@ -132,6 +132,7 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
         description: tool.description,
         inputSchema: tool.inputSchema,
         jsonSchema: tool.jsonSchema,
+        pageWrittenFields: tool.pageWrittenFields,
         execute: (input, options = {}) => run(tool, input, options),
       };
     },
