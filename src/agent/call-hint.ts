@@ -1,18 +1,15 @@
-import { searchStartLine } from '../tools/search-summary.ts';
+import { callLine } from '../tools/call-line.ts';
 import type { ToolCall } from '../tools/tool-runner.ts';
-import { shortUrl } from '../tools/validate-input.ts';
 
 /** The line a person sees while a call runs: `search "python 3.13"`, `fetch docs.python.org/3.13/whatsnew`. */
 export function hintFor(call: Pick<ToolCall, 'name' | 'input'>): string {
   const input = parseArguments(call.input) as { query?: unknown; url?: unknown; startIndex?: unknown };
-  if (call.name === 'web_search' && typeof input.query === 'string')
-    return searchStartLine('search', input.query);
-  if (call.name === 'image_search' && typeof input.query === 'string')
-    return searchStartLine('images', input.query);
+  if ((call.name === 'web_search' || call.name === 'image_search') && typeof input.query === 'string')
+    return callLine(call.name, input);
   if (call.name === 'web_fetch' && typeof input.url === 'string') {
     const from =
       typeof input.startIndex === 'number' && input.startIndex > 0 ? ` (from ${input.startIndex})` : '';
-    return `fetch ${shortUrl(input.url)}${from}`;
+    return `${callLine(call.name, input)}${from}`;
   }
   return call.name;
 }

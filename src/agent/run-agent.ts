@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { PeriscopeError } from '../errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpFetch } from '../net/types.ts';
-import { chatCompletionTools } from '../surfaces/adapters/openai.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
 import { runToolCalls, type ToolCall } from '../tools/tool-runner.ts';
 import { hintFor, parseArguments } from './call-hint.ts';
 import { callOutcome } from './call-outcome.ts';
 import { type ChatEndpoint, type ChatMessage, completeChat } from './chat-completions.ts';
+import { chatFunctionTools } from './chat-function-tools.ts';
 import { AGENT_SYSTEM_PROMPT } from './system-prompt.ts';
 
 export interface RunAgentOptions {
@@ -84,7 +84,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
   const maxTurns = Math.max(1, options.maxTurns ?? 8);
   const sessionId = randomUUID();
   const http = options.http ?? createHttpClient();
-  const tools = chatCompletionTools(options.tools);
+  const tools = chatFunctionTools(options.tools);
   const messages: ChatMessage[] = [
     { role: 'system', content: AGENT_SYSTEM_PROMPT(options.now ?? new Date()) },
     { role: 'user', content: question },

@@ -1,9 +1,9 @@
 import type { CacheConfig, LimitsConfig, UsageConfig } from '../config/policy-schema.ts';
 import { PeriscopeError, type ToolErrorData } from '../errors.ts';
-import { searchStartLine } from '../tools/search-summary.ts';
+import { callLine } from '../tools/call-line.ts';
 import type { Tool, ToolExecuteOptions, ToolName } from '../tools/tool.ts';
+import type { ToolCache } from '../tools/tool-cache.ts';
 import { type ToolResult, toErrorResult } from '../tools/tool-result.ts';
-import { shortUrl } from '../tools/validate-input.ts';
 import { createCredits, type Reservation } from './credits.ts';
 import type { LazyStore } from './lazy-store.ts';
 import { lookupSignature } from './lookup-signature.ts';
@@ -11,7 +11,6 @@ import { createRateLimiter } from './rate-limiter.ts';
 import { isRefundable } from './refund-rule.ts';
 import { checkRepeat } from './repeat-throttle.ts';
 import { createStoreCache } from './store-cache.ts';
-import type { ToolCache } from './tool-cache.ts';
 import { recordUsage } from './usage.ts';
 
 /** The principal of a call that names none. */
@@ -133,6 +132,7 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
         description: tool.description,
         inputSchema: tool.inputSchema,
         jsonSchema: tool.jsonSchema,
+        pageWrittenFields: tool.pageWrittenFields,
         execute: (input, options = {}) => run(tool, input, options),
       };
     },
@@ -165,11 +165,4 @@ function errorOf(result: ToolResult): ToolErrorData | undefined {
   if (!result.isError) return undefined;
   const error = (result.data as { error?: ToolErrorData } | undefined)?.error;
   return error ?? { code: 'INTERNAL', message: result.output, retryable: false };
-}
-
-/** `search "x"`, `images "x"`, `fetch example.com/page`: the start of a display line. */
-function callLine(tool: ToolName, input: unknown): string {
-  const fields = input as { query?: string; url?: string };
-  if (tool === 'web_fetch') return `fetch ${shortUrl(String(fields.url))}`;
-  return searchStartLine(tool === 'web_search' ? 'search' : 'images', String(fields.query));
 }

@@ -1,11 +1,7 @@
 import { canonicalUrl } from '../search/canonical-url.ts';
+import { normaliseQuery } from '../tools/normalise-query.ts';
 import type { ToolName } from '../tools/tool.ts';
 import { parseCallerUrl } from '../tools/validate-input.ts';
-
-/** A query as the cache and the repeat throttle compare it: lower-case, whitespace folded. */
-export function normaliseQuery(query: string): string {
-  return query.toLowerCase().replace(/\s+/g, ' ').trim();
-}
 
 /** A URL as the repeat throttle compares it: canonical (no scheme, `www.`, fragment or tracking parameters). */
 export function normaliseLookupUrl(text: string): string {

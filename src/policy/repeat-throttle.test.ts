@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { errorOf, outcome, type PolicyHarness, startPolicyHarness } from '../testing/policy-harness.ts';
-import { lookupSignature, normaliseQuery } from './lookup-signature.ts';
+import { normaliseQuery } from '../tools/normalise-query.ts';
+import { lookupSignature } from './lookup-signature.ts';
 
 let harness: PolicyHarness;
 before(async () => {

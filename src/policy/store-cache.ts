@@ -1,9 +1,9 @@
 import { isPeriscopeError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import type { ToolName } from '../tools/tool.ts';
+import type { ToolCache } from '../tools/tool-cache.ts';
 import { digest } from './digest.ts';
 import { createSingleFlight } from './single-flight.ts';
-import type { ToolCache } from './tool-cache.ts';
 
 export interface StoreCacheSettings {
   tool: ToolName;

@@ -1,12 +1,4 @@
-import type { Tool } from '../tools/tool.ts';
-
 // What every surface takes from a tool or a ToolResult before putting it in its own wire format.
-
-/** A tool's input JSON Schema as model APIs take it: the object itself, without the `$schema` dialect line. */
-export function inputJsonSchema(tool: Tool): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = tool.jsonSchema;
-  return schema;
-}
 
 export interface ResultImage {
   mimeType: string;

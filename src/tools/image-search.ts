@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
 import type { ProviderAttempt } from '../errors.ts';
-import { searchCacheKey } from '../policy/cache-keys.ts';
-import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { ImageResult } from '../search/types.ts';
-import { searchStartLine, successLine } from './search-summary.ts';
+import { createSearchTool } from './search-tool.ts';
 import type { Tool } from './tool.ts';
-import { validateInput } from './validate-input.ts';
-import { searchErrorResult } from './web-search.ts';
+import type { ToolCache } from './tool-cache.ts';
 
 export const imageSearchInputSchema = z.object({
   query: z.string().trim().min(1).max(500).describe('What to find images of.'),
@@ -71,50 +68,21 @@ export function createImageSearchTool(
   settings: ImageSearchToolSettings,
 ): Tool<ImageSearchInput, ImageSearchData> {
   const { config, chain } = settings;
-  return {
+  return createSearchTool({
     name: 'image_search',
     description: DESCRIPTION,
     inputSchema: imageSearchInputSchema,
-    jsonSchema: z.toJSONSchema(imageSearchInputSchema, { io: 'input' }) as Record<string, unknown>,
-    async execute(rawInput, options = {}) {
-      const started = performance.now();
-      let display = 'images';
-      try {
-        const input = validateInput(imageSearchInputSchema, rawInput, 'image_search');
-        display = searchStartLine('images', input.query);
-        const request = {
-          query: input.query,
-          count: input.count ?? config.maxResults,
-          size: input.size,
-          type: input.type,
-          layout: input.layout,
-        };
-        const { value: answer, cached } = await readThrough(
-          settings.cache,
-          searchCacheKey(request, options.provider),
-          () => chain.searchImages(request, { signal: options.signal, provider: options.provider }),
-          { agentId: options.agentId, signal: options.signal },
-        );
-        const data: ImageSearchData = {
-          query: input.query,
-          provider: answer.provider,
-          results: answer.results,
-          attempts: answer.attempts,
-          cached,
-          warnings: answer.warnings,
-        };
-        const elapsedMs = Math.round(performance.now() - started);
-        return {
-          isError: false,
-          output: formatImageResults(input.query, answer.provider, answer.results, answer.warnings),
-          data,
-          display: cached
-            ? successLine(`${answer.provider} (cached)`, answer.results.length, 'image', elapsedMs, [])
-            : successLine(answer.provider, answer.results.length, 'image', elapsedMs, answer.attempts),
-        };
-      } catch (error) {
-        return searchErrorResult(error, display, started);
-      }
-    },
-  };
+    kind: 'images',
+    noun: 'image',
+    request: (input) => ({
+      query: input.query,
+      count: input.count ?? config.maxResults,
+      size: input.size,
+      type: input.type,
+      layout: input.layout,
+    }),
+    ask: (request, options) => chain.searchImages(request, options),
+    format: (query, answer) => formatImageResults(query, answer.provider, answer.results, answer.warnings),
+    cache: settings.cache,
+  });
 }

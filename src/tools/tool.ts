@@ -32,5 +32,12 @@ export interface Tool<INPUT = unknown, DATA = unknown> {
   readonly inputSchema: z.ZodType<INPUT>;
   /** The input schema as JSON Schema (draft 2020-12), for MCP, OpenAI and Anthropic. */
   readonly jsonSchema: Record<string, unknown>;
+  /**
+   * Fields of a successful result's `data` that the page wrote or chose (web_fetch: its title, byline, text, …),
+   * which the output carries only inside the untrusted envelope. A surface that may hand `data` to a model (MCP's
+   * `structuredContent`) leaves them out and gives the enveloped output as `text`; the views for programs (the
+   * library's result, the gateway's JSON, CLI `--json`, LangChain's artifact) keep them. None when absent.
+   */
+  readonly pageWrittenFields?: readonly string[] | undefined;
   execute(input: unknown, options?: ToolExecuteOptions): Promise<ToolResult<DATA>>;
 }

@@ -8,8 +8,8 @@ import { type FetchAttempt, isPeriscopeError, PeriscopeError } from '../errors.t
 import { DocumentCache } from '../fetch/document-cache.ts';
 import { attemptTrail, type FetchChain } from '../fetch/fetch-chain.ts';
 import type { HttpFetch } from '../net/types.ts';
-import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
 import type { Tool } from './tool.ts';
+import { readThrough, type ToolCache } from './tool-cache.ts';
 import { toErrorResult } from './tool-result.ts';
 import { parseCallerUrl, shortUrl, validateInput } from './validate-input.ts';
 
@@ -90,6 +90,21 @@ export interface WebFetchToolSettings {
   pageCache?: ToolCache | undefined;
 }
 
+/**
+ * What in `data` the page wrote or chose; the enveloped output carries the first six (and the text). `warnings`
+ * name URLs the page asked the browser for (refused sub-requests, downloads).
+ */
+const PAGE_WRITTEN_FIELDS: readonly (keyof WebFetchData)[] = [
+  'title',
+  'byline',
+  'publishedAt',
+  'language',
+  'siteName',
+  'outline',
+  'warnings',
+  'text',
+];
+
 /** Headings named in the "read on" hint. */
 const HINT_HEADINGS = 5;
 
@@ -138,6 +153,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
     description: DESCRIPTION,
     inputSchema: webFetchInputSchema,
     jsonSchema: z.toJSONSchema(webFetchInputSchema, { io: 'input' }) as Record<string, unknown>,
+    pageWrittenFields: PAGE_WRITTEN_FIELDS,
     async execute(rawInput, options = {}) {
       const started = performance.now();
       let display = 'fetch';

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
-import { isPeriscopeError, type ProviderAttempt, type ToolErrorData } from '../errors.ts';
-import { searchCacheKey } from '../policy/cache-keys.ts';
-import { readThrough, type ToolCache } from '../policy/tool-cache.ts';
+import type { ProviderAttempt } from '../errors.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { SearchResult } from '../search/types.ts';
-import { describeMisses, searchStartLine, successLine } from './search-summary.ts';
+import { createSearchTool } from './search-tool.ts';
 import type { Tool } from './tool.ts';
-import { toErrorResult } from './tool-result.ts';
-import { validateInput } from './validate-input.ts';
+import type { ToolCache } from './tool-cache.ts';
+
+export type { SearchErrorData } from './search-tool.ts';
 
 export const webSearchInputSchema = z.object({
   query: z
@@ -78,77 +77,21 @@ export function formatWebResults(query: string, provider: string, results: reado
 
 export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSearchInput, WebSearchData> {
   const { config, chain } = settings;
-  return {
+  return createSearchTool({
     name: 'web_search',
     description: DESCRIPTION,
     inputSchema: webSearchInputSchema,
-    jsonSchema: z.toJSONSchema(webSearchInputSchema, { io: 'input' }) as Record<string, unknown>,
-    async execute(rawInput, options = {}) {
-      const started = performance.now();
-      let display = 'search';
-      try {
-        const input = validateInput(webSearchInputSchema, rawInput, 'web_search');
-        display = searchStartLine('search', input.query);
-        const request = {
-          query: input.query,
-          count: input.count ?? config.maxResults,
-          freshness: input.freshness,
-          region: input.region?.toLowerCase(),
-          language: input.language,
-        };
-        const { value: answer, cached } = await readThrough(
-          settings.cache,
-          searchCacheKey(request, options.provider),
-          () => chain.search(request, { signal: options.signal, provider: options.provider }),
-          { agentId: options.agentId, signal: options.signal },
-        );
-        const elapsedMs = Math.round(performance.now() - started);
-        const data: WebSearchData = {
-          query: input.query,
-          provider: answer.provider,
-          results: answer.results,
-          attempts: answer.attempts,
-          cached,
-          warnings: answer.warnings,
-        };
-        return {
-          isError: false,
-          output: formatWebResults(input.query, answer.provider, answer.results),
-          data,
-          display: cached
-            ? successLine(`${answer.provider} (cached)`, answer.results.length, 'result', elapsedMs, [])
-            : successLine(answer.provider, answer.results.length, 'result', elapsedMs, answer.attempts),
-        };
-      } catch (error) {
-        return searchErrorResult(error, display, started);
-      }
-    },
-  };
-}
-
-/**
- * A failed search's `data`: the error and, once the chain has asked or skipped a provider, every attempt — at
- * `data.attempts` as on success (also kept at `data.error.details.attempts`).
- */
-export interface SearchErrorData {
-  error: ToolErrorData;
-  attempts?: ProviderAttempt[];
-}
-
-/**
- * The error result, `data.attempts` included, its display naming every provider's miss:
- * `search "x" → ALL_FAILED in 90 ms (brave failed: …)`.
- */
-export function searchErrorResult(error: unknown, display: string, started: number) {
-  const result = toErrorResult(error, display);
-  const found = isPeriscopeError(error) ? error.details.attempts : undefined;
-  const attempts = Array.isArray(found) ? (found as ProviderAttempt[]) : undefined;
-  if (attempts && result.data && 'error' in result.data) {
-    const data: SearchErrorData = { error: result.data.error, attempts };
-    result.data = data;
-  }
-  const misses = attempts ? describeMisses(attempts) : '';
-  const elapsedMs = Math.round(performance.now() - started);
-  result.display = `${result.display} in ${elapsedMs} ms${misses ? ` (${misses})` : ''}`;
-  return result;
+    kind: 'search',
+    noun: 'result',
+    request: (input) => ({
+      query: input.query,
+      count: input.count ?? config.maxResults,
+      freshness: input.freshness,
+      region: input.region?.toLowerCase(),
+      language: input.language,
+    }),
+    ask: (request, options) => chain.search(request, options),
+    format: (query, answer) => formatWebResults(query, answer.provider, answer.results),
+    cache: settings.cache,
+  });
 }

@@ -6,9 +6,10 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
+import { inputJsonSchema } from '../../tools/input-json-schema.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
 import { type RunToolCallsOptions, runToolCalls } from '../../tools/tool-runner.ts';
-import { imageOf, inputJsonSchema } from '../tool-parts.ts';
+import { imageOf } from '../tool-parts.ts';
 import { type ToolSource, toolsOf } from './tool-source.ts';
 
 // Anthropic Messages API: tool definitions, and tool_use blocks → tool_result blocks through the runner. Types

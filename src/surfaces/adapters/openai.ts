@@ -9,9 +9,11 @@ import type {
   ResponseFunctionToolCall,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
+import { chatFunctionTools } from '../../agent/chat-function-tools.ts';
+import { inputJsonSchema } from '../../tools/input-json-schema.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
 import { type RunToolCallsOptions, runToolCalls, type ToolCall } from '../../tools/tool-runner.ts';
-import { imageOf, inputJsonSchema } from '../tool-parts.ts';
+import { imageOf } from '../tool-parts.ts';
 import { dataUrl, type ToolSource, toolsOf } from './tool-source.ts';
 
 // OpenAI: tool definitions for Chat Completions and the Responses API, and tool calls → tool messages through the
@@ -19,15 +21,7 @@ import { dataUrl, type ToolSource, toolsOf } from './tool-source.ts';
 
 /** Chat Completions `tools`. */
 export function chatCompletionTools(source: ToolSource): ChatCompletionFunctionTool[] {
-  return toolsOf(source).map((tool) => ({
-    type: 'function',
-    function: {
-      name: tool.name,
-      description: tool.description,
-      parameters: inputJsonSchema(tool),
-      strict: false,
-    },
-  }));
+  return chatFunctionTools(toolsOf(source));
 }
 
 /** Responses API `tools` (function tools). */

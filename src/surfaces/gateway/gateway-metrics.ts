@@ -99,6 +99,7 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
       description: tool.description,
       inputSchema: tool.inputSchema,
       jsonSchema: tool.jsonSchema,
+      pageWrittenFields: tool.pageWrittenFields,
       execute: async (input, options) => {
         let release: () => void;
         try {

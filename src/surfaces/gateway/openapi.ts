@@ -1,5 +1,5 @@
+import { inputJsonSchema } from '../../tools/input-json-schema.ts';
 import type { Tool } from '../../tools/tool.ts';
-import { inputJsonSchema } from '../tool-parts.ts';
 
 /** OpenAPI 3.1 for the gateway, generated from the tools' JSON Schemas (draft 2020-12, OpenAPI 3.1's dialect). */
 export function buildOpenApi(tools: readonly Tool[], version: string): Record<string, unknown> {

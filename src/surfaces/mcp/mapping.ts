@@ -1,7 +1,8 @@
+import { inputJsonSchema } from '../../tools/input-json-schema.ts';
 import { outputJsonSchema } from '../../tools/output-schemas.ts';
 import type { Tool, ToolName } from '../../tools/tool.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
-import { imageOf, inputJsonSchema } from '../tool-parts.ts';
+import { imageOf } from '../tool-parts.ts';
 
 // ToolResult → MCP, and nothing more (STYLE §3.3). No SDK import: the shapes are the protocol's.
 
@@ -42,29 +43,17 @@ export interface McpCallToolResult {
 }
 
 /**
- * Fields of an untrusted result (`data.untrusted`) that the page wrote or chose; the enveloped text carries the
- * first six. `warnings` name URLs the page asked the browser for (refused sub-requests, downloads): they stay in
- * the library's and the gateway's data, not in what an MCP client may hand the model.
- */
-const PAGE_WRITTEN = [
-  'title',
-  'byline',
-  'publishedAt',
-  'language',
-  'siteName',
-  'outline',
-  'warnings',
-] as const;
-
-/**
  * `content` is what the model reads (the output, then the image when there is one); `structuredContent` is the
  * data of a successful call, less the image bytes that the image block already carries. Some clients hand the
- * model `structuredContent` instead of `content`, so for page content (`untrusted: true`) it holds no page text
- * outside the untrusted envelope: its `text` is the enveloped output, and the fields the page wrote (title,
- * byline, date, language, site name, outline headings) are left out, since the envelope's header and read-on
- * note carry them.
+ * model `structuredContent` instead of `content`, so it holds no page text outside the untrusted envelope: the
+ * fields the tool declares page-written (`tool.pageWrittenFields`: web_fetch's title, byline, date, language,
+ * site name, outline headings, browser warnings) are left out, and its `text` is the enveloped output, whose
+ * header and read-on note carry them.
  */
-export function toCallToolResult(result: ToolResult): McpCallToolResult {
+export function toCallToolResult(
+  result: ToolResult,
+  tool: Pick<Tool, 'pageWrittenFields'>,
+): McpCallToolResult {
   const content: McpContent[] = [{ type: 'text', text: result.output }];
   if (result.isError) return { content, isError: true };
   const data = { ...(result.data as Record<string, unknown> | undefined) };
@@ -74,9 +63,17 @@ export function toCallToolResult(result: ToolResult): McpCallToolResult {
     const { base64: _bytes, ...described } = image;
     data.image = described;
   }
-  if (data.untrusted === true) {
-    for (const field of PAGE_WRITTEN) delete data[field];
-    data.text = result.output;
-  }
-  return { content, structuredContent: data, isError: false };
+  return { content, structuredContent: withoutPageWritten(data, result.output, tool), isError: false };
+}
+
+/** `data` less the declared page-written fields, with the enveloped output as `text` (in `text`'s place). */
+function withoutPageWritten(
+  data: Record<string, unknown>,
+  output: string,
+  tool: Pick<Tool, 'pageWrittenFields'>,
+): Record<string, unknown> {
+  const pageWritten = tool.pageWrittenFields ?? [];
+  if (pageWritten.length === 0) return data;
+  const kept = Object.entries(data).filter(([field]) => field === 'text' || !pageWritten.includes(field));
+  return { ...Object.fromEntries(kept), text: output };
 }

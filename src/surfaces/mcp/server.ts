@@ -87,7 +87,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       await new Promise((resolve) => setImmediate(resolve));
     }
     onResult?.({ tool: name, agentId, sessionId, result, durationMs: performance.now() - started });
-    return toCallToolResult(result) as CallToolResult;
+    return toCallToolResult(result, tool) as CallToolResult;
   });
   return server;
 }

@@ -1,4 +1,4 @@
-import { normaliseQuery } from './lookup-signature.ts';
+import { normaliseQuery } from './normalise-query.ts';
 
 /**
  * A search's cache key: the normalised query and every option that changes the answer (count, filters, a forced

@@ -3,16 +3,16 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { z } from 'zod';
-import type { ToolErrorData } from '../errors.ts';
-import { createPeriscope } from '../index.ts';
-import { createCallPolicy } from '../policy/call-policy.ts';
-import { createLazyStore } from '../policy/lazy-store.ts';
-import type { SearchProvider } from '../search/types.ts';
-import { openStore } from '../store/open-store.ts';
-import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import type { Tool } from './tool.ts';
-import type { ToolResult } from './tool-result.ts';
-import { runToolCalls } from './tool-runner.ts';
+import type { ToolErrorData } from '../src/errors.ts';
+import { createPeriscope } from '../src/index.ts';
+import { createCallPolicy } from '../src/policy/call-policy.ts';
+import { createLazyStore } from '../src/policy/lazy-store.ts';
+import type { SearchProvider } from '../src/search/types.ts';
+import { openStore } from '../src/store/open-store.ts';
+import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import type { Tool } from '../src/tools/tool.ts';
+import type { ToolResult } from '../src/tools/tool-result.ts';
+import { runToolCalls } from '../src/tools/tool-runner.ts';
 
 let pages: TestServer;
 before(async () => {

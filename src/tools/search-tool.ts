@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { isPeriscopeError, type ProviderAttempt, type ToolErrorData } from '../errors.ts';
+import type { ChainCallOptions, ChainResult } from '../search/chain.ts';
+import { searchCacheKey } from './search-cache-key.ts';
+import { describeMisses, searchStartLine, successLine } from './search-summary.ts';
+import type { Tool, ToolName } from './tool.ts';
+import { readThrough, type ToolCache } from './tool-cache.ts';
+import { toErrorResult } from './tool-result.ts';
+import { validateInput } from './validate-input.ts';
+
+/** A search tool's success `data` (web_search's WebSearchData, image_search's ImageSearchData). */
+export interface SearchToolData<RESULT> {
+  query: string;
+  provider: string;
+  results: RESULT[];
+  attempts: ProviderAttempt[];
+  cached: boolean;
+  warnings: string[];
+}
+
+/** What makes one search tool: the rest (validation, cache, chain call, result, display lines) is shared. */
+export interface SearchToolDefinition<
+  INPUT extends { query: string },
+  REQUEST extends { query: string },
+  RESULT,
+> {
+  name: ToolName;
+  description: string;
+  inputSchema: z.ZodType<INPUT>;
+  /** The display line's first word: `search "x"`, `images "x"`. */
+  kind: 'search' | 'images';
+  /** What the display line counts: `8 results`, `5 images`. */
+  noun: string;
+  /** The chain request for a valid input. */
+  request(input: INPUT): REQUEST;
+  /** Ask the chain. */
+  ask(request: REQUEST, options: ChainCallOptions): Promise<ChainResult<RESULT>>;
+  /** The model-facing text of an answer. */
+  format(query: string, answer: ChainResult<RESULT>): string;
+  /** Results kept between calls (the store), with single flight; none when caching is off. */
+  cache?: ToolCache | undefined;
+}
+
+/**
+ * A search tool: validate the input, read through the cache (keyed by the request and a forced provider) to the
+ * chain, answer with the formatted results and a display line naming the provider, its count, the time and
+ * every provider that missed; any failure is an error result with the attempts (`searchErrorResult`).
+ */
+export function createSearchTool<INPUT extends { query: string }, REQUEST extends { query: string }, RESULT>(
+  definition: SearchToolDefinition<INPUT, REQUEST, RESULT>,
+): Tool<INPUT, SearchToolData<RESULT>> {
+  const { name, inputSchema, kind, noun } = definition;
+  return {
+    name,
+    description: definition.description,
+    inputSchema,
+    jsonSchema: z.toJSONSchema(inputSchema, { io: 'input' }) as Record<string, unknown>,
+    async execute(rawInput, options = {}) {
+      const started = performance.now();
+      let display: string = kind;
+      try {
+        const input = validateInput(inputSchema, rawInput, name);
+        display = searchStartLine(kind, input.query);
+        const request = definition.request(input);
+        const { value: answer, cached } = await readThrough(
+          definition.cache,
+          searchCacheKey(request, options.provider),
+          () => definition.ask(request, { signal: options.signal, provider: options.provider }),
+          { agentId: options.agentId, signal: options.signal },
+        );
+        const elapsedMs = Math.round(performance.now() - started);
+        const data: SearchToolData<RESULT> = {
+          query: input.query,
+          provider: answer.provider,
+          results: answer.results,
+          attempts: answer.attempts,
+          cached,
+          warnings: answer.warnings,
+        };
+        return {
+          isError: false,
+          output: definition.format(input.query, answer),
+          data,
+          display: cached
+            ? successLine(`${answer.provider} (cached)`, answer.results.length, noun, elapsedMs, [])
+            : successLine(answer.provider, answer.results.length, noun, elapsedMs, answer.attempts),
+        };
+      } catch (error) {
+        return searchErrorResult(error, display, started);
+      }
+    },
+  };
+}
+
+/**
+ * A failed search's `data`: the error and, once the chain has asked or skipped a provider, every attempt — at
+ * `data.attempts` as on success (also kept at `data.error.details.attempts`).
+ */
+export interface SearchErrorData {
+  error: ToolErrorData;
+  attempts?: ProviderAttempt[];
+}
+
+/**
+ * The error result, `data.attempts` included, its display naming every provider's miss:
+ * `search "x" → ALL_FAILED in 90 ms (brave failed: …)`.
+ */
+export function searchErrorResult(error: unknown, display: string, started: number) {
+  const result = toErrorResult(error, display);
+  const found = isPeriscopeError(error) ? error.details.attempts : undefined;
+  const attempts = Array.isArray(found) ? (found as ProviderAttempt[]) : undefined;
+  if (attempts && result.data && 'error' in result.data) {
+    const data: SearchErrorData = { error: result.data.error, attempts };
+    result.data = data;
+  }
+  const misses = attempts ? describeMisses(attempts) : '';
+  const elapsedMs = Math.round(performance.now() - started);
+  result.display = `${result.display} in ${elapsedMs} ms${misses ? ` (${misses})` : ''}`;
+  return result;
+}
