@@ -1,3 +1,5 @@
+import type { ERROR_REASONS } from './error-reasons.ts';
+
 /**
  * The closed set of error codes. Codes are public API: never renamed, never removed.
  */
@@ -23,6 +25,12 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The `details.reason` values an error of each code may carry (the table, with meanings: src/error-reasons.ts). */
+export type ReasonsByCode = { [CODE in ErrorCode]: keyof (typeof ERROR_REASONS)[CODE] & string };
+
+/** Every `details.reason`, whatever the code. */
+export type ErrorReason = ReasonsByCode[ErrorCode];
 
 export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'total';
 
@@ -51,7 +59,7 @@ export interface ProviderAttempt {
   /** Not `ok`: the HTTP status the provider answered with, when it answered. */
   status?: number;
   /** Not `ok`: the error's `details.reason` (`invalid-key`, `quota`, `rate-limited`, `query-too-long`…). */
-  reason?: string;
+  reason?: ErrorReason;
   /** Not `ok`: the provider's own error code (`SUBSCRIPTION_TOKEN_INVALID`, `VALIDATION`…). */
   providerCode?: string;
 }
@@ -70,7 +78,7 @@ export interface FetchAttempt {
   ms: number;
 }
 
-export interface PeriscopeErrorDetails {
+export interface PeriscopeErrorDetails<CODE extends ErrorCode = ErrorCode> {
   url?: string;
   status?: number;
   provider?: string;
@@ -78,7 +86,8 @@ export interface PeriscopeErrorDetails {
   /** Name of the limit that was hit, e.g. `maxBytes`, and its value. */
   limit?: string;
   limitValue?: number;
-  reason?: string;
+  /** Why, within the code: one of `ReasonsByCode[CODE]` (docs/errors.md lists them). */
+  reason?: ReasonsByCode[CODE];
   attempts?: Attempt[] | ProviderAttempt[] | FetchAttempt[];
   [key: string]: unknown;
 }
@@ -101,20 +110,20 @@ const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'BLOCKED_BY_SITE',
 ]);
 
-export interface PeriscopeErrorOptions {
+export interface PeriscopeErrorOptions<CODE extends ErrorCode = ErrorCode> {
   retryable?: boolean;
   retryAfterMs?: number | undefined;
-  details?: PeriscopeErrorDetails;
+  details?: PeriscopeErrorDetails<CODE>;
   cause?: unknown;
 }
 
-export class PeriscopeError extends Error {
-  readonly code: ErrorCode;
+export class PeriscopeError<CODE extends ErrorCode = ErrorCode> extends Error {
+  readonly code: CODE;
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
-  readonly details: PeriscopeErrorDetails;
+  readonly details: PeriscopeErrorDetails<CODE>;
 
-  constructor(code: ErrorCode, message: string, options: PeriscopeErrorOptions = {}) {
+  constructor(code: CODE, message: string, options: PeriscopeErrorOptions<CODE> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PeriscopeError';
     this.code = code;

@@ -175,9 +175,11 @@ export type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 export {
   ERROR_CODES,
   type ErrorCode,
+  type ErrorReason,
   isPeriscopeError,
   PeriscopeError,
   type ProviderAttempt,
+  type ReasonsByCode,
   type ToolErrorData,
 } from './errors.ts';
 export { type ThrowForStatusOptions, throwForStatus } from './net/http-status.ts';

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { after, before, test } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
+import type { ToolErrorData } from '../src/errors.ts';
 import { createPeriscope } from '../src/index.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 import type { ToolResult } from '../src/tools/tool-result.ts';
@@ -343,4 +344,14 @@ test('damaged, mislabelled and unsupported images are UNSUPPORTED_CONTENT', asyn
   );
   assertError(await fetchPath('/favicon.ico'), 'UNSUPPORTED_CONTENT', /an ICO image/);
   assertError(await fetchPath('/scan.tiff'), 'UNSUPPORTED_CONTENT', /a TIFF image/);
+});
+
+test("unreadable PDFs and damaged images carry a reason from the table, not the reader's words", async () => {
+  const reasonOf = (result: ToolResult<WebFetchData>) =>
+    (result.data as unknown as { error: ToolErrorData }).error.details?.reason;
+  assert.equal(reasonOf(await fetchPath('/encrypted.pdf')), 'pdf-encrypted');
+  assert.equal(reasonOf(await fetchPath('/truncated.pdf')), 'pdf-damaged');
+  assert.equal(reasonOf(await fetchPath('/corrupt.pdf')), 'pdf-damaged');
+  assert.equal(reasonOf(await fetchPath('/broken.png')), 'image-damaged');
+  assert.equal(reasonOf(await fetchPath('/cut.png')), 'image-damaged');
 });

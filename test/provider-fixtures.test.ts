@@ -13,7 +13,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseHTML } from 'linkedom';
 import { providersSchema, searchSchema } from '../src/config/search-schema.ts';
-import type { ErrorCode } from '../src/errors.ts';
+import type { ErrorCode, ErrorReason } from '../src/errors.ts';
 import { createHttpClient } from '../src/net/http-client.ts';
 import { createSearchChain } from '../src/search/chain.ts';
 import type { ImageResultFields } from '../src/search/provider-results.ts';
@@ -46,7 +46,7 @@ type RawImage = ImageResultFields;
 type Replay =
   | { op: 'search'; results: number; raw: (body: Body) => RawWeb[]; settings?: ProviderSettings }
   | { op: 'images'; results: number; raw: (body: Body) => RawImage[]; settings?: ProviderSettings }
-  | { op: 'search' | 'images'; code: ErrorCode; reason?: string; settings?: ProviderSettings }
+  | { op: 'search' | 'images'; code: ErrorCode; reason?: ErrorReason; settings?: ProviderSettings }
   | { op: 'quota'; remaining: number; limit: number }
   | { op: 'skip'; reason: string };
 

@@ -160,7 +160,7 @@ export function renderImage(bytes: Uint8Array, mimeType: string, options: ImageO
   if (typeof size === 'string' || size.width === 0 || size.height === 0) {
     const reason = typeof size === 'string' ? size : 'its header gives a size of zero';
     throw new PeriscopeError('UNSUPPORTED_CONTENT', `the ${format.name} image is damaged: ${reason}`, {
-      details: { mimeType: format.mimeType, reason },
+      details: { mimeType: format.mimeType, reason: 'image-damaged' },
     });
   }
   const { width, height } = size;

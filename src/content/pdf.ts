@@ -366,7 +366,15 @@ function openError(error: unknown): PeriscopeError {
         : `the PDF could not be read (${reason.replace(/\.$/, '')})`;
   return new PeriscopeError('UNSUPPORTED_CONTENT', message, {
     cause: error,
-    details: { mimeType: 'application/pdf', reason },
+    details: {
+      mimeType: 'application/pdf',
+      reason:
+        name === 'PasswordException'
+          ? 'pdf-encrypted'
+          : name === 'InvalidPDFException'
+            ? 'pdf-damaged'
+            : 'pdf-unreadable',
+    },
   });
 }
 

@@ -1,5 +1,11 @@
 import { type IncomingHttpHeaders, validateHeaderName, validateHeaderValue } from 'node:http';
-import { isPeriscopeError, PeriscopeError, toPeriscopeError } from '../errors.ts';
+import {
+  type ErrorCode,
+  isPeriscopeError,
+  PeriscopeError,
+  type PeriscopeErrorDetails,
+  toPeriscopeError,
+} from '../errors.ts';
 import { createAllowList } from './allow-list.ts';
 import { abortedError, timeoutError } from './net-errors.ts';
 import { DEFAULT_NETWORK_LIMITS, resolveNetworkLimits } from './network-limits.ts';
@@ -95,7 +101,12 @@ function createCallScope(
   };
 }
 
-function redirectError(operation: string, url: string, text: string, details: Record<string, unknown>) {
+function redirectError(
+  operation: string,
+  url: string,
+  text: string,
+  details: PeriscopeErrorDetails<'HTTP_STATUS'>,
+) {
   return new PeriscopeError('HTTP_STATUS', `${operation} failed: ${text}`, {
     retryable: false,
     details: { url, ...details },
@@ -228,7 +239,7 @@ function withRedirectContext(
 ): PeriscopeError {
   if (error.code !== 'URL_BLOCKED' || redirects.length === 0) return error;
   const from = redactUrl((redirects.length > 1 ? redirects.at(-2) : undefined) ?? firstUrl);
-  return new PeriscopeError('URL_BLOCKED', `${error.message} (redirected from ${from})`, {
+  return new PeriscopeError<ErrorCode>('URL_BLOCKED', `${error.message} (redirected from ${from})`, {
     cause: error,
     details: { ...error.details, redirectFrom: from, redirects: redirects.map((item) => redactUrl(item)) },
   });

@@ -1,11 +1,12 @@
 import { isIPv6 } from 'node:net';
+import type { BlockedAddressReason } from '../error-reasons.ts';
 
 /** A parsed IP address: IPv4 as an unsigned 32-bit number, IPv6 as a 128-bit bigint (plus the zone id, if any). */
 export type IpAddress = { family: 4; value: number } | { family: 6; value: bigint; zone?: string };
 
 /** Why an address is not public: the range it falls in and a short kebab-case reason. */
 export interface AddressClassification {
-  reason: string;
+  reason: BlockedAddressReason;
   range: string;
   /** For IPv6 addresses that embed an IPv4 address (mapped, NAT64, 6to4): the embedded address. */
   embeddedIpv4?: string;
@@ -110,19 +111,19 @@ export function formatIpAddress(address: IpAddress): string {
   return address.zone === undefined ? text : `${text}%${address.zone}`;
 }
 
-interface Range<VALUE> {
+interface Range<VALUE, REASON extends string = BlockedAddressReason> {
   base: VALUE;
   prefix: number;
-  reason: string;
+  reason: REASON;
   range: string;
 }
 
-function v4Range(cidr: string, reason: string): Range<number> {
+function v4Range(cidr: string, reason: BlockedAddressReason): Range<number> {
   const [base = '', prefix = '32'] = cidr.split('/');
   return { base: parseStrictIpv4(base) ?? 0, prefix: Number(prefix), reason, range: cidr };
 }
 
-function v6Range(cidr: string, reason: string): Range<bigint> {
+function v6Range<REASON extends string>(cidr: string, reason: REASON): Range<bigint, REASON> {
   const [base = '', prefix = '128'] = cidr.split('/');
   return { base: parseIpv6(base)?.value ?? 0n, prefix: Number(prefix), reason, range: cidr };
 }

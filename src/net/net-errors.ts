@@ -60,7 +60,9 @@ export function tooLargeError(
         limit === 'maxHeaderBytes'
           ? 'header-bytes'
           : declaredBytes === undefined
-            ? `${counted}-bytes`
+            ? counted === 'wire'
+              ? 'wire-bytes'
+              : 'decoded-bytes'
             : 'declared-length',
       ...(declaredBytes === undefined ? {} : { declaredBytes }),
     },

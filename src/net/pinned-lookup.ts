@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { promises as dns } from 'node:dns';
-import { isPeriscopeError, PeriscopeError } from '../errors.ts';
+import { isPeriscopeError, PeriscopeError, type ReasonsByCode } from '../errors.ts';
 import type { AllowList } from './allow-list.ts';
 import { formatIpAddress, type IpAddress, parseIpAddress } from './ip-address.ts';
 import type { LookupFunction } from './types.ts';
@@ -156,7 +156,7 @@ function lookupError(target: UrlTarget, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== 'string' || code === '') return error;
   const host = `Fetching ${target.url.origin}: host "${target.hostname}"`;
-  const fail = (text: string, retryable: boolean, reason: string) =>
+  const fail = (text: string, retryable: boolean, reason: ReasonsByCode['NETWORK']) =>
     new PeriscopeError('NETWORK', `${host} ${text}`, {
       cause: error,
       retryable,

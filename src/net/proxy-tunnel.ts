@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { PeriscopeError } from '../errors.ts';
+import { PeriscopeError, type PeriscopeErrorDetails } from '../errors.ts';
 import type { CheckedAddress } from './pinned-lookup.ts';
 import type { ProxyEndpoint } from './proxy.ts';
 
@@ -21,7 +21,7 @@ function proxyFailure(
   proxy: ProxyEndpoint,
   text: string,
   retryable: boolean,
-  extra: Record<string, unknown> = {},
+  extra: PeriscopeErrorDetails<'NETWORK'> = {},
   cause?: unknown,
 ) {
   return new PeriscopeError('NETWORK', `${context.operation} failed: proxy ${proxy.display} ${text}`, {

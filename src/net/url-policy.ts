@@ -1,4 +1,4 @@
-import { PeriscopeError } from '../errors.ts';
+import { PeriscopeError, type PeriscopeErrorDetails } from '../errors.ts';
 import { type AllowList, createAllowList } from './allow-list.ts';
 import {
   type AddressClassification,
@@ -89,7 +89,7 @@ export function describeClassification(
 export function blockedError(
   url: string | URL,
   reason: string,
-  details: Record<string, unknown> = {},
+  details: PeriscopeErrorDetails<'URL_BLOCKED'> = {},
 ): PeriscopeError {
   return new PeriscopeError('URL_BLOCKED', `Fetching ${redactUrl(url)} refused: ${reason}`, {
     details: { url: redactUrl(url), ...details },

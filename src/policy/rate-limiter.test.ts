@@ -81,7 +81,7 @@ test('store outage: the controls fail closed with one clear sentence; failOpen l
   const closed = harness.open({ limits: { rate } }, { store: dead });
   const refused = await closed.search({ query: 'outage' });
   const error = errorOf(refused);
-  assert.equal(error.details?.reason, 'store_unavailable');
+  assert.equal(error.details?.reason, 'store-unavailable');
   assert.match(
     refused.output,
     /^Periscope's state store \(rate limits, credits, repeat checks\) is unavailable/,
@@ -96,13 +96,13 @@ test('store outage: the controls fail closed with one clear sentence; failOpen l
   );
 
   const credits = harness.open({ limits: { credits: { enabled: true }, failOpen: true } }, { store: dead });
-  assert.equal(errorOf(await credits.search({ query: 'outage' })).details?.reason, 'store_unavailable');
+  assert.equal(errorOf(await credits.search({ query: 'outage' })).details?.reason, 'store-unavailable');
 
   const session = harness.open({}, { store: dead });
   assert.equal(outcome(await session.search({ query: 'outage' })), 'ok', 'no control on: the call goes on');
   assert.equal(
     errorOf(await session.search({ query: 'outage' }, { sessionId: 's' })).details?.reason,
-    'store_unavailable',
+    'store-unavailable',
   );
 });
 
@@ -114,12 +114,12 @@ test('a store.url that cannot be opened refuses controlled calls with a one-line
       limits: { credits: { enabled: true, initial: 5 } },
     });
     const first = errorOf(await periscope.search({ query: 'unopenable' }));
-    assert.equal(first.details?.reason, 'store_unavailable');
+    assert.equal(first.details?.reason, 'store-unavailable');
     assert.match(first.message, new RegExp(folder.replace(/[/\\.]/g, '\\$&')));
     assert.ok(!first.message.includes('\n'));
     assert.equal(
       errorOf(await periscope.search({ query: 'unopenable' })).details?.reason,
-      'store_unavailable',
+      'store-unavailable',
     );
     await periscope.close();
   } finally {

@@ -1,4 +1,4 @@
-import { PeriscopeError } from '../errors.ts';
+import { PeriscopeError, type PeriscopeErrorDetails } from '../errors.ts';
 import { asRecord, optionalText } from './provider-text.ts';
 
 /**
@@ -43,7 +43,7 @@ export interface ProviderErrorContext {
 export function throwUnexpected(
   provider: string,
   text: string,
-  details: Record<string, unknown> = {},
+  details: PeriscopeErrorDetails<'HTTP_STATUS'> = {},
   cause?: unknown,
 ): never {
   throw new PeriscopeError('HTTP_STATUS', `${provider}: ${text}`, {
@@ -113,14 +113,13 @@ export function providerError(
     status: failure.status,
     ...(context.url === undefined ? {} : { url: context.url }),
     ...(failure.code === undefined ? {} : { providerCode: failure.code }),
-    ...(kind === 'other' ? {} : { reason: kind }),
   };
   const retryAfterMs = context.retryAfterMs;
   switch (kind) {
     case 'invalid-key':
       return new PeriscopeError('HTTP_STATUS', `${provider}: the API key was refused (${status})${hint}`, {
         retryable: false,
-        details,
+        details: { ...details, reason: kind },
       });
     case 'quota':
       return new PeriscopeError(
@@ -129,14 +128,14 @@ export function providerError(
         {
           retryable: true,
           retryAfterMs,
-          details,
+          details: { ...details, reason: kind },
         },
       );
     case 'rate-limited':
       return new PeriscopeError('RATE_LIMITED', `${provider}: rate limited (${status})${hint}`, {
         retryable: true,
         retryAfterMs,
-        details,
+        details: { ...details, reason: kind },
       });
     default: {
       const statusText = context.statusText ? ` ${context.statusText}` : '';

@@ -2,7 +2,7 @@ import { type ErrorCode, PeriscopeError } from '../errors.ts';
 import type { LedgerEntryInput, LedgerOptions, SetOptions, StoreKind } from './store.ts';
 
 /** `details.reason` of every error that means "the store itself is not usable": callers fail closed on it. */
-export const STORE_UNAVAILABLE = 'store_unavailable';
+export const STORE_UNAVAILABLE = 'store-unavailable';
 
 export function storeUnavailable(
   code: Extract<ErrorCode, 'NETWORK' | 'TIMEOUT' | 'CONFIG_INVALID' | 'NOT_CONFIGURED'>,

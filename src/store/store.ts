@@ -5,7 +5,7 @@
  *
  * Every method is atomic on its own. Failures are `PeriscopeError`s: bad arguments `INVALID_INPUT`; the store
  * being unreachable, locked or damaged `NETWORK`, `TIMEOUT` or `CONFIG_INVALID` with
- * `details.reason === 'store_unavailable'`, so a caller can fail closed.
+ * `details.reason === 'store-unavailable'`, so a caller can fail closed.
  */
 export interface Store {
   /** `memory`, `sqlite` or `redis`. */

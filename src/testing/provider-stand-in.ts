@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isPeriscopeError, type PeriscopeError } from '../errors.ts';
+import { type ErrorReason, isPeriscopeError, type PeriscopeError } from '../errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { ProviderContext, ProviderSettings, SearchProvider } from '../search/types.ts';
 import { createLoopbackConnectGuard } from './connect-guard.ts';
@@ -100,7 +100,7 @@ export interface ExpectedProviderError {
   retryable?: boolean;
   retryAfterMs?: number;
   status?: number;
-  reason?: string;
+  reason?: ErrorReason;
   /** Every string must appear in the message. */
   message?: readonly string[];
 }

@@ -77,7 +77,7 @@ describe('the model sentence and `retryable` agree', () => {
       test(`a store outage (${code}), retryable: ${retryable}`, () => {
         const error = new PeriscopeError(code, 'store down', {
           retryable,
-          details: { reason: 'store_unavailable' },
+          details: { reason: 'store-unavailable' },
         });
         assert.match(describeForModel(error), /state store/);
         assertAgrees(error, `store ${code}`);

@@ -130,7 +130,7 @@ const PROVIDER_SENTENCES: Record<string, Partial<Record<ErrorCode, Sentence>>> =
   },
 };
 
-/** A store outage (`details.reason: 'store_unavailable'`): the controls refused the call rather than skip it. */
+/** A store outage (`details.reason: 'store-unavailable'`): the controls refused the call rather than skip it. */
 const STORE_UNAVAILABLE_SENTENCE: Sentence = {
   retryable:
     "Periscope's state store (rate limits, credits, repeat checks) is unavailable, so the call was refused rather than run unchecked; tell the user, and try again in a minute.",
@@ -141,7 +141,7 @@ const STORE_UNAVAILABLE_SENTENCE: Sentence = {
 export function describeForModel(error: PeriscopeError): string {
   const provider = typeof error.details.provider === 'string' ? error.details.provider : undefined;
   const sentence =
-    (error.details.reason === 'store_unavailable' && STORE_UNAVAILABLE_SENTENCE) ||
+    (error.details.reason === 'store-unavailable' && STORE_UNAVAILABLE_SENTENCE) ||
     (provider && PROVIDER_SENTENCES[provider]?.[error.code]) ||
     SENTENCES[error.code];
   const lines = [

@@ -2,7 +2,12 @@
 // to the lite endpoint (POST lite.duckduckgo.com/lite/); image search takes a vqd token from duckduckgo.com and asks
 // i.js. A block — HTTP 202, 403/418, or the anti-bot page even when served with 200 — is BLOCKED_BY_SITE, never
 // "no results". Formats: ../shared/fixtures/providers/FORMATS.md, "DuckDuckGo".
-import { isPeriscopeError, PeriscopeError, toPeriscopeError } from '../../errors.ts';
+import {
+  isPeriscopeError,
+  PeriscopeError,
+  type PeriscopeErrorDetails,
+  toPeriscopeError,
+} from '../../errors.ts';
 import type { HttpRequest, HttpResponse } from '../../net/types.ts';
 import { redactUrl } from '../../net/url-policy.ts';
 import { providerError, throwUnexpected } from '../../services/provider-errors.ts';
@@ -81,7 +86,7 @@ function regionCode(request: {
   return `${region}-${language}`;
 }
 
-function blocked(message: string, details: Record<string, unknown>): PeriscopeError {
+function blocked(message: string, details: PeriscopeErrorDetails<'BLOCKED_BY_SITE'>): PeriscopeError {
   return new PeriscopeError('BLOCKED_BY_SITE', `${ID}: ${message}`, {
     retryable: true,
     details: { provider: ID, ...details },

@@ -1,7 +1,7 @@
-import { PeriscopeError } from '../../errors.ts';
+import { type ErrorReason, PeriscopeError } from '../../errors.ts';
 
 /** Why a call never ran: the queue was full, the gateway is shutting down, or its client went away while queued. */
-export type RefusalReason = 'overloaded' | 'shutting_down' | 'aborted';
+export type RefusalReason = Extract<ErrorReason, 'overloaded' | 'shutting-down' | 'aborted'>;
 
 export interface CallLimiterOptions {
   /** Calls running at once (`gateway.maxConcurrentCalls`). */
@@ -124,7 +124,7 @@ function shuttingDown(): PeriscopeError {
   return new PeriscopeError(
     'ABORTED',
     'The gateway is shutting down and did not start this call; retry it on another instance.',
-    { retryable: true, retryAfterMs: 1000, details: { reason: 'shutting_down' } },
+    { retryable: true, retryAfterMs: 1000, details: { reason: 'shutting-down' } },
   );
 }
 
@@ -137,5 +137,5 @@ function aborted(): PeriscopeError {
 /** The RefusalReason of an error from `acquire`, or undefined for anything else. */
 export function refusalReason(error: unknown): RefusalReason | undefined {
   const reason = (error as PeriscopeError | undefined)?.details?.reason;
-  return reason === 'overloaded' || reason === 'shutting_down' || reason === 'aborted' ? reason : undefined;
+  return reason === 'overloaded' || reason === 'shutting-down' || reason === 'aborted' ? reason : undefined;
 }

@@ -261,7 +261,7 @@ test('MCP: a call past the queue is an isError result with the sentence; on clos
     assert.equal(restAnswer.headers['retry-after'], '1');
     const restBody = restAnswer.json as ToolResultBody;
     assert.equal(restBody.isError, true);
-    assert.equal(restBody.data.error?.details?.reason, 'shutting_down');
+    assert.equal(restBody.data.error?.details?.reason, 'shutting-down');
     assert.match(restBody.output, /shutting down/);
     const mcpAnswer = await mcpQueued;
     assert.equal(mcpAnswer.isError, true);

@@ -42,7 +42,7 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
   );
   const refusedCalls = registry.counter(
     'periscope_tool_calls_refused_total',
-    'Tool calls refused without running, by surface and reason (overloaded: the queue was full; shutting_down).',
+    'Tool calls refused without running, by surface and reason (overloaded: the queue was full; shutting-down).',
   );
   inFlightGauge.set({}, 0);
   queuedGauge.set({}, 0);
@@ -159,7 +159,7 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
     },
     /** Why this result's call never ran (queue full, shutting down, client gone), or undefined when it ran. */
     refusal: (result: ToolResult): RefusalReason | undefined => refusals.get(result),
-    /** Shutdown: answer every queued call now (ABORTED, `shutting_down`) and refuse new ones; running calls go on. */
+    /** Shutdown: answer every queued call now (ABORTED, `shutting-down`) and refuse new ones; running calls go on. */
     closeQueue: () => limiter.close(),
     /** Resolves when no tool call is running. */
     idle(): Promise<void> {

@@ -229,7 +229,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
     const refusal = metrics.refusal(result);
     if (refusal === 'overloaded') sendJson(response, 503, result, { 'retry-after': '1' });
-    else if (refusal === 'shutting_down')
+    else if (refusal === 'shutting-down')
       sendJson(response, 503, result, { 'retry-after': '1', connection: 'close' });
     else sendJson(response, 200, result);
   }
@@ -384,7 +384,7 @@ function routeName(path: string, tools: ReadonlyMap<string, unknown>): string {
 function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const storeDown = (error as PeriscopeError).details?.reason === 'store_unavailable';
+  const storeDown = (error as PeriscopeError).details?.reason === 'store-unavailable';
   return storeDown
     ? new GatewayError(503, 'UNAVAILABLE', `the state store is unavailable: ${message}`, {
         'retry-after': '5',
