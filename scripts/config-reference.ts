@@ -209,7 +209,7 @@ export function renderConfigReference(): string {
     '4. `~/.config/periscope/`: the same three names, then `config.json`, `config.yaml`, `config.yml`.',
     '',
     'A `.json` file is read as JSON, anything else as YAML. With no file, the defaults apply. Command-line flags',
-    '(`--timeout-ms`, `--proxy`, …) win over the file. A library `createPeriscope(config)` takes the same keys as an',
+    '(`--total-timeout-ms`, `--proxy`, …) win over the file. A library `createPeriscope(config)` takes the same keys as an',
     'object and reads no file.',
     '',
     '## `${VAR}` references',

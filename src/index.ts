@@ -4,8 +4,8 @@ import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 import { PeriscopeError } from './errors.ts';
 import type { FetchBackend } from './fetch/fetch-backend.ts';
 import { createConfiguredFetchChain } from './fetch/fetch-setup.ts';
-import { createAllowList } from './net/allow-list.ts';
 import { createHttpClient } from './net/http-client.ts';
+import { createNetworkPolicy } from './net/network-policy.ts';
 import type { LookupFunction } from './net/types.ts';
 import { createCallPolicy } from './policy/call-policy.ts';
 import { type CreditAccounts, createCreditAccounts } from './policy/credit-accounts.ts';
@@ -64,7 +64,9 @@ export function createPeriscope(
   options: CreatePeriscopeOptions = {},
 ): Periscope {
   const validated = validateConfig(config);
-  const httpFetch = createHttpClient(toHttpClientOptions(validated.network, options));
+  // The SSRF opening (allow-list, resolver), decided once and shared: docs/decisions/0012-network-policy.md.
+  const networkPolicy = createNetworkPolicy(validated.network, { lookup: options.lookup });
+  const httpFetch = createHttpClient(toHttpClientOptions(validated.network, { ...options, networkPolicy }));
   // A library config without store.url keeps its state in memory; loadConfig (the CLI) defaults to SQLite.
   const state = createLazyStore(options.store ?? validated.store.url ?? 'memory:');
   const policy = createCallPolicy({
@@ -79,7 +81,7 @@ export function createPeriscope(
     providers: validated.providers,
     env: options.env ?? process.env,
     httpFetch,
-    lookup: options.lookup,
+    policy: networkPolicy,
     overrides: options.fetchBackends,
   });
   const webFetch = createWebFetchTool({
@@ -93,7 +95,7 @@ export function createPeriscope(
     providers: validated.providers,
     env: options.env ?? process.env,
     httpFetch,
-    allowList: createAllowList(validated.network.allowPrivateNetwork),
+    networkPolicy,
     ...(options.providers ? { extraProviders: options.providers } : {}),
     ...(options.baseDir ? { baseDir: options.baseDir } : {}),
     // Provider health (cooldowns, last quota) is shared through the store with every process that uses it.

@@ -305,15 +305,19 @@ test('fetch --json on an error prints the ToolResult with the error code on stdo
 });
 
 test('timeouts: the message names the phase and its limit, the hint the flag that raises it', async () => {
-  const [total, headers] = await Promise.all([
+  const [total, formerName, headers] = await Promise.all([
+    run(['fetch', `${server.url}/slow`, ...OPEN, '--total-timeout-ms', '300']),
     run(['fetch', `${server.url}/slow`, ...OPEN, '--timeout-ms', '300']),
     run(['fetch', `${server.url}/slow`, ...OPEN, '--headers-timeout-ms', '200']),
   ]);
-  assertFetchFailure(
-    total,
-    'TIMEOUT',
-    /timed out after 300 ms in total \(totalTimeoutMs\) \(raise it with --timeout-ms N\)$/,
-  );
+  // --timeout-ms, the former name of --total-timeout-ms (network.timeoutMs → network.totalTimeoutMs), still works.
+  for (const result of [total, formerName]) {
+    assertFetchFailure(
+      result,
+      'TIMEOUT',
+      /timed out after 300 ms in total \(totalTimeoutMs\) \(raise it with --total-timeout-ms N\)$/,
+    );
+  }
   assertFetchFailure(
     headers,
     'TIMEOUT',
@@ -430,6 +434,23 @@ test('--dns-server: names resolve through it, and an answer in a private range i
     );
     assert.equal(server.calls.filter((call) => call.url.search === '?refused').length, 0);
     assert.ok(dns.queries.some((query) => query.name === 'tides.test'));
+  } finally {
+    await dns.close();
+  }
+});
+
+test('--dns-timeout-ms and --dns-tries: the resolver limits (network.dnsTimeoutMs, network.dnsTries)', async () => {
+  const dns = await startDnsServer({ 'silent.test': { silent: true } });
+  try {
+    const url = `http://silent.test:${server.port}/tides`;
+    const args = ['--dns-server', dns.address, '--dns-timeout-ms', '100'];
+    const result = await run(['fetch', url, ...args, '--dns-tries', '1']);
+    assertFetchFailure(result, 'NETWORK', /could not be resolved/);
+    // A and AAAA, each asked once.
+    assert.equal(dns.queries.filter((query) => query.name === 'silent.test').length, 2);
+    const usage = await run(['fetch', url, ...args, '--dns-tries', '0']);
+    assert.equal(usage.code, 2, usage.stderr);
+    assert.match(usage.stderr, /--dns-tries expects a whole number ≥ 1/);
   } finally {
     await dns.close();
   }

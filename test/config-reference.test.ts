@@ -33,15 +33,20 @@ test('the JSON Schema is draft 2020-12, refuses unknown keys and allows $schema 
     Object.keys(schema.properties ?? {}).filter((name) => name !== '$schema'),
     Object.keys(configSchema.shape),
   );
-  const timeout = schema.properties?.network?.properties?.timeoutMs;
+  const timeout = schema.properties?.network?.properties?.totalTimeoutMs;
   assert.equal(timeout?.default, 30_000);
   assert.match(timeout?.description ?? '', /ms/);
+  // Its former name is still a key a file may use (not an unknown key the editor flags).
+  const formerName = schema.properties?.network?.properties?.timeoutMs;
+  assert.match(formerName?.description ?? '', /Former name of `totalTimeoutMs`/);
 });
 
 test('every key of the schema has a description, sections and map entries included', () => {
   const paths = keys.map((key) => key.path);
   for (const expected of [
+    'network.totalTimeoutMs',
     'network.timeoutMs',
+    'network.dnsTries',
     'fetch.backends.service.toolCallIdHeader',
     'providers.<id>.apiKey',
     'providers.custom[].module',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { isPeriscopeError } from '../errors.ts';
+import { fetchFingerprint } from '../policy/fingerprint.ts';
 import { findConfigFile, loadConfig, validateConfig } from './load-config.ts';
 import { redactConfig, redactUrlCredentials } from './redact.ts';
 
@@ -164,4 +165,38 @@ test('secrets are redacted wherever config is printed', () => {
     redactUrlCredentials('socks5://a:b@h:1 and https://x.org'),
     'socks5://a:[redacted]@h:1 and https://x.org',
   );
+});
+
+test("network.totalTimeoutMs, the client's own name; timeoutMs, its former name, still sets it", () => {
+  assert.equal(validateConfig({}).network.totalTimeoutMs, 30_000);
+  const former = validateConfig({ network: { timeoutMs: 5_000 } }).network;
+  assert.equal(former.totalTimeoutMs, 5_000);
+  assert.equal('timeoutMs' in former, false, 'one name in the validated config');
+  assert.equal(
+    validateConfig({ network: { totalTimeoutMs: 7_000, timeoutMs: 5_000 } }).network.totalTimeoutMs,
+    7_000,
+  );
+  // A flag (--total-timeout-ms, or --timeout-ms) wins over a file that still uses the former name.
+  const { cwd, home } = scratch();
+  writeFileSync(join(cwd, 'periscope.config.yaml'), 'network: { timeoutMs: 5000 }\n');
+  const overrides = { network: { totalTimeoutMs: 300 } };
+  assert.equal(loadConfig({ cwd, homeDir: home, env: {}, overrides }).config.network.totalTimeoutMs, 300);
+  const { problems } = configProblems(() => validateConfig({ network: { timeoutMs: 0 } }));
+  assert.ok(problems.some((line) => line.startsWith('network.timeoutMs:')));
+});
+
+test('the resolver limits network.dnsTimeoutMs and network.dnsTries: defaults, range', () => {
+  const { network } = validateConfig({});
+  assert.equal(network.dnsTimeoutMs, 2_000);
+  assert.equal(network.dnsTries, 2);
+  const { problems } = configProblems(() => validateConfig({ network: { dnsTimeoutMs: 0, dnsTries: 0 } }));
+  assert.ok(problems.some((line) => line.startsWith('network.dnsTimeoutMs:')));
+  assert.ok(problems.some((line) => line.startsWith('network.dnsTries:')));
+});
+
+test('renaming the timeout and adding the resolver limits leaves the fetch fingerprint (cached pages) as it was', () => {
+  const plain = fetchFingerprint(validateConfig({}));
+  assert.equal(fetchFingerprint(validateConfig({ network: { timeoutMs: 5_000 } })), plain);
+  assert.equal(fetchFingerprint(validateConfig({ network: { dnsTimeoutMs: 500, dnsTries: 1 } })), plain);
+  assert.doesNotMatch(plain, /totalTimeoutMs|dnsTimeoutMs|dnsTries/);
 });

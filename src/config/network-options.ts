@@ -1,5 +1,6 @@
+import type { NetworkPolicy } from '../net/network-policy.ts';
 import { proxyVariables } from '../net/proxy.ts';
-import type { HttpClientOptions, LookupFunction } from '../net/types.ts';
+import type { HttpClientOptions } from '../net/types.ts';
 import type { NetworkConfig } from './schema.ts';
 
 /** One effective proxy setting; `variable` names the environment variable it came from (absent: the config). */
@@ -29,28 +30,38 @@ export function effectiveProxy(network: NetworkConfig, env: NodeJS.ProcessEnv = 
   return effective;
 }
 
-/** Config keys → the guarded client's named limits. Proxy variables from the environment are the fallback. */
+/**
+ * Config keys → the guarded client's named limits, same names. The network policy (allow-list, resolver) is
+ * `networkPolicy`, the deployment's one (createPeriscope builds it from the same keys); without it, the client
+ * builds its own from them (a client of its own, as `periscope ask`'s for the model endpoint). Proxy variables from
+ * the environment are the fallback.
+ */
 export function toHttpClientOptions(
   network: NetworkConfig,
-  options: { env?: NodeJS.ProcessEnv; lookup?: LookupFunction | undefined } = {},
+  options: { env?: NodeJS.ProcessEnv; networkPolicy?: NetworkPolicy | undefined } = {},
 ): HttpClientOptions {
   const proxy = effectiveProxy(network, options.env ?? process.env);
   return {
     connectTimeoutMs: network.connectTimeoutMs,
     headersTimeoutMs: network.headersTimeoutMs,
     bodyTimeoutMs: network.bodyTimeoutMs,
-    totalTimeoutMs: network.timeoutMs,
+    totalTimeoutMs: network.totalTimeoutMs,
     maxBytes: network.maxBytes,
     maxHeaderBytes: network.maxHeaderBytes,
     maxRedirects: network.maxRedirects,
-    allowPrivateNetwork: network.allowPrivateNetwork,
-    dnsServer: network.dnsServer ?? undefined,
+    ...(options.networkPolicy
+      ? { policy: options.networkPolicy }
+      : {
+          allowPrivateNetwork: network.allowPrivateNetwork,
+          dnsServer: network.dnsServer,
+          dnsTimeoutMs: network.dnsTimeoutMs,
+          dnsTries: network.dnsTries,
+        }),
     proxy: {
       httpProxy: proxy.httpProxy?.value,
       httpsProxy: proxy.httpsProxy?.value,
       noProxy: proxy.noProxy?.value,
     },
     userAgent: network.userAgent,
-    ...(options.lookup ? { lookup: options.lookup } : {}),
   };
 }

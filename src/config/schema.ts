@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_NETWORK_LIMITS, DEFAULT_RESOLVER_LIMITS } from '../net/network-limits.ts';
 import { agentSchema } from './agent-schema.ts';
 import { browserSchema, FETCH_BACKEND_IDS, fetchBackendsSchema } from './fetch-schema.ts';
 import { gatewaySchema } from './gateway-schema.ts';
@@ -35,7 +36,18 @@ export const networkSchema = z
       .nullable()
       .default(null)
       .describe('Hosts that bypass the proxy, in NO_PROXY syntax. null: NO_PROXY from the environment.'),
-    timeoutMs: positiveMs.default(30_000).describe('Whole call, redirects included, in ms.'),
+    totalTimeoutMs: positiveMs
+      .optional()
+      // The default is applied below, after the former name `timeoutMs` had its say; meta puts it in the reference.
+      .meta({ default: DEFAULT_NETWORK_LIMITS.totalTimeoutMs })
+      .describe(
+        'Whole call, redirects included, in ms; its TIMEOUT names it in `details.limit`. Formerly `timeoutMs`.',
+      ),
+    timeoutMs: positiveMs
+      .optional()
+      .describe(
+        'Former name of `totalTimeoutMs`, in ms: still accepted, used only when `totalTimeoutMs` is not set.',
+      ),
     connectTimeoutMs: positiveMs.default(10_000).describe('Connecting, per hop, in ms.'),
     headersTimeoutMs: positiveMs
       .default(15_000)
@@ -65,6 +77,20 @@ export const networkSchema = z
       .nullable()
       .default(null)
       .describe('`host:port` of a DNS server to ask instead of the system resolver.'),
+    dnsTimeoutMs: positiveMs
+      .default(DEFAULT_RESOLVER_LIMITS.dnsTimeoutMs)
+      .describe(
+        'How long one DNS query waits for an answer before it is sent again, in ms (also the system resolver check).',
+      ),
+    dnsTries: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .default(DEFAULT_RESOLVER_LIMITS.dnsTries)
+      .describe(
+        'How many times a query to `dnsServer` is sent before the lookup fails (1–10); a `NETWORK` error then says it could not be resolved.',
+      ),
     userAgent: z
       .string()
       .min(1)
@@ -74,6 +100,10 @@ export const networkSchema = z
       ),
   })
   .prefault({})
+  .transform(({ timeoutMs, totalTimeoutMs, ...network }) => ({
+    ...network,
+    totalTimeoutMs: totalTimeoutMs ?? timeoutMs ?? DEFAULT_NETWORK_LIMITS.totalTimeoutMs,
+  }))
   .describe(
     'The guarded HTTP client every back-end and provider uses: timeouts, size limits, proxy, private-network allow-list.',
   );

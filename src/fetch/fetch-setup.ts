@@ -1,6 +1,7 @@
 import type { FetchBackendId } from '../config/fetch-schema.ts';
 import type { FetchConfig, NetworkConfig, ProvidersConfig } from '../config/schema.ts';
-import type { HttpFetch, LookupFunction } from '../net/types.ts';
+import type { NetworkPolicy } from '../net/network-policy.ts';
+import type { HttpFetch } from '../net/types.ts';
 import { createBrowserFetchBackend } from './backends/browser.ts';
 import { createExaBackend, EXA_KEY_ENV } from './backends/exa.ts';
 import { createFirecrawlBackend, FIRECRAWL_KEY_ENV } from './backends/firecrawl.ts';
@@ -22,8 +23,8 @@ export interface ConfiguredFetchChainSettings {
   env?: NodeJS.ProcessEnv | undefined;
   /** The guarded client (robots.txt is read through it). */
   httpFetch: HttpFetch;
-  /** The resolver the guarded client uses, so the preflight sees the same answers. */
-  lookup?: LookupFunction | undefined;
+  /** The deployment's network policy, the guarded client's own: the preflight decides with it. */
+  policy: NetworkPolicy;
   /** Back-ends to use instead of the built-in ones of the same id (tests, embedding). */
   overrides?: readonly FetchBackend[] | undefined;
 }
@@ -36,11 +37,7 @@ export function createConfiguredFetchChain(settings: ConfiguredFetchChainSetting
   return createFetchChain({
     backends,
     thirdParty: settings.fetch.thirdParty,
-    preflight: createUrlPreflight({
-      allowPrivateNetwork: settings.network.allowPrivateNetwork,
-      lookup: settings.lookup,
-      dnsServer: settings.network.dnsServer ?? undefined,
-    }),
+    preflight: createUrlPreflight(settings.policy),
     robots:
       settings.fetch.robots === 'respect'
         ? createRobotsChecker({

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isPeriscopeError } from '../errors.ts';
+import { createNetworkPolicy } from '../net/network-policy.ts';
 import type { LookupFunction } from '../net/types.ts';
 import { createUrlPreflight } from './url-preflight.ts';
 
@@ -44,7 +45,7 @@ describe('url preflight verdict', () => {
 
   test('internal URLs, allow-listed or local, are named with the reason; public ones are not', async () => {
     const { lookup, asked } = resolver();
-    const preflight = createUrlPreflight({ allowPrivateNetwork, lookup });
+    const preflight = createUrlPreflight(createNetworkPolicy({ allowPrivateNetwork }, { lookup }));
     const internal: Array<[string, RegExp]> = [
       ['http://10.0.0.1/', /^10\.0\.0\.1 is a non-public address \(private, 10\.0\.0\.0\/8\)/],
       ['http://127.0.0.1:8080/', /^127\.0\.0\.1 is a non-public address \(loopback/],
@@ -77,14 +78,14 @@ describe('url preflight verdict', () => {
 
   test('a single-label name is internal even when it is not on the allow-list', async () => {
     const { lookup } = resolver();
-    const preflight = createUrlPreflight({ allowPrivateNetwork: [], lookup });
+    const preflight = createUrlPreflight(createNetworkPolicy({ allowPrivateNetwork: [] }, { lookup }));
     const verdict = await preflight(new URL('http://printer/status'));
     assert.match(verdict.internal ?? '(public)', /^"printer" is a single-label name/);
   });
 
   test('without the allow-list the same URLs are URL_BLOCKED, as before', async () => {
     const { lookup } = resolver();
-    const preflight = createUrlPreflight({ lookup });
+    const preflight = createUrlPreflight(createNetworkPolicy({}, { lookup }));
     for (const url of ['http://10.0.0.1/', 'http://wiki.example/', 'http://localhost/']) {
       await assert.rejects(
         preflight(new URL(url)),

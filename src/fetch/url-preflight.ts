@@ -1,21 +1,8 @@
-import { type AllowList, createAllowList } from '../net/allow-list.ts';
+import type { AllowList } from '../net/allow-list.ts';
 import { classifyIpAddress, parseIpAddress } from '../net/ip-address.ts';
-import {
-  type CheckedAddress,
-  createDnsServerLookup,
-  resolveTarget,
-  systemLookup,
-} from '../net/pinned-lookup.ts';
-import type { LookupFunction } from '../net/types.ts';
-import { checkUrl, describeClassification, isLocalHostName, type UrlTarget } from '../net/url-policy.ts';
-
-export interface UrlPreflightSettings {
-  /** `network.allowPrivateNetwork`: the same opening the guarded client has. */
-  allowPrivateNetwork?: readonly string[] | undefined;
-  /** The same resolver the guarded client uses. */
-  lookup?: LookupFunction | undefined;
-  dnsServer?: string | undefined;
-}
+import type { NetworkPolicy } from '../net/network-policy.ts';
+import type { CheckedAddress } from '../net/pinned-lookup.ts';
+import { describeClassification, isLocalHostName, type UrlTarget } from '../net/url-policy.ts';
 
 /** What the preflight found out about a URL the policy let through. */
 export interface UrlVerdict {
@@ -30,21 +17,19 @@ export interface UrlVerdict {
 export type UrlPreflight = (url: URL) => Promise<UrlVerdict>;
 
 /**
- * The URL policy run once before any back-end is chosen: scheme, local names, IP literals in every encoding, and
+ * The deployment's network policy (the guarded client's own instance: same allow-list, same resolver) run once
+ * before any back-end is chosen: scheme, local names, IP literals in every encoding, and
  * every DNS answer for the host. A URL that fails it is URL_BLOCKED and goes nowhere — not to the local fetch,
  * not to the browser, and not to a reader service, which would otherwise learn an internal address.
  * A URL that passes only because the allow-list opens it is internal (see UrlVerdict), decided on the same
  * answers: the host is resolved once. (The guarded client checks every hop again at connect time; this is the
  * gate in front of the chain.)
  */
-export function createUrlPreflight(settings: UrlPreflightSettings = {}): UrlPreflight {
-  const allowList: AllowList = createAllowList(settings.allowPrivateNetwork);
-  const lookup =
-    settings.lookup ?? (settings.dnsServer ? createDnsServerLookup(settings.dnsServer) : systemLookup);
+export function createUrlPreflight(policy: NetworkPolicy): UrlPreflight {
   return async (url) => {
-    const target = checkUrl(url, { allowList });
-    const addresses = await resolveTarget(target, { lookup, allowList, trusted: false });
-    return { internal: internalReason(target, addresses, allowList) };
+    const target = policy.checkUrl(url);
+    const addresses = await policy.resolve(target);
+    return { internal: internalReason(target, addresses, policy.allowList) };
   };
 }
 

@@ -6,15 +6,14 @@ import {
   type PeriscopeErrorDetails,
   toPeriscopeError,
 } from '../errors.ts';
-import { createAllowList } from './allow-list.ts';
 import { abortedError, timeoutError } from './net-errors.ts';
 import { DEFAULT_NETWORK_LIMITS, resolveNetworkLimits } from './network-limits.ts';
-import { createDnsServerLookup, resolveTarget, systemLookup } from './pinned-lookup.ts';
+import { createNetworkPolicy, type NetworkPolicy } from './network-policy.ts';
 import { createProxyRouter } from './proxy.ts';
 import { followRedirect, type HopRequestState, REDIRECT_STATUSES, redirectKey } from './redirects.ts';
 import { sendHop } from './send-hop.ts';
 import type { HttpClientOptions, HttpFetch, HttpRequest, HttpResponse } from './types.ts';
-import { checkUrl, parseHttpUrl, redactUrl, type UrlTarget } from './url-policy.ts';
+import { parseHttpUrl, redactUrl, type UrlTarget } from './url-policy.ts';
 
 export const DEFAULT_USER_AGENT = 'Periscope/0.1 (+https://github.com/periscope)';
 export const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
@@ -114,15 +113,32 @@ function redirectError(
 }
 
 /**
+ * The client's network policy: the one it is handed, or (a standalone client) one built from its own options.
+ * Both at once would be two openings: CONFIG_INVALID.
+ */
+function clientPolicy(options: HttpClientOptions): NetworkPolicy {
+  if (options.policy === undefined) return createNetworkPolicy(options, { lookup: options.lookup });
+  const settings = ['allowPrivateNetwork', 'lookup', 'dnsServer', 'dnsTimeoutMs', 'dnsTries'] as const;
+  const given = settings.filter((name) => options[name] !== undefined && options[name] !== null);
+  if (given.length > 0) {
+    throw new PeriscopeError(
+      'CONFIG_INVALID',
+      `createHttpClient was given a network policy and ${given.join(', ')}; the policy already decides them, give it alone`,
+    );
+  }
+  return options.policy;
+}
+
+/**
  * The guarded client. Per hop: URL policy → one resolution, every answer checked → connect to a checked address
  * (directly or through the proxy) → request with connect/headers/body/total deadlines → body within maxBytes.
  * Redirects are followed by hand and every hop is checked again. Status codes are returned, not thrown.
+ * The policy (allow-list and resolver) is `options.policy`, the deployment's one; `allowPrivateNetwork`, `lookup`,
+ * `dnsServer`, `dnsTimeoutMs` and `dnsTries` build one for a standalone client instead.
  */
 export function createHttpClient(options: HttpClientOptions = {}): HttpFetch {
   const clientLimits = resolveNetworkLimits(DEFAULT_NETWORK_LIMITS, options, 'CONFIG_INVALID');
-  const allowList = createAllowList(options.allowPrivateNetwork);
-  const lookup =
-    options.lookup ?? (options.dnsServer ? createDnsServerLookup(options.dnsServer) : systemLookup);
+  const policy = clientPolicy(options);
   const proxies = createProxyRouter(options.proxy);
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const ca =
@@ -157,13 +173,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpFetch {
       for (;;) {
         if (scope.signal.aborted) throw scope.signal.reason;
         const trusted = state.url.origin === trustedOrigin;
-        const target: UrlTarget = checkUrl(state.url, { allowList, trusted });
+        const target: UrlTarget = policy.checkUrl(state.url, { trusted });
         const hop = await sendHop({
           ...state,
           target,
           limits,
           callSignal: scope.signal,
-          resolve: (hopTarget) => resolveTarget(hopTarget, { lookup, allowList, trusted }),
+          resolve: (hopTarget) => policy.resolve(hopTarget, { trusted }),
           proxy: proxies.select(target),
           ...(ca === undefined ? {} : { ca }),
           beforeConnect: options.beforeConnect,

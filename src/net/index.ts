@@ -15,7 +15,13 @@ export {
   isPublicIpAddress,
   parseIpAddress,
 } from './ip-address.ts';
-export { DEFAULT_NETWORK_LIMITS, resolveNetworkLimits } from './network-limits.ts';
+export {
+  DEFAULT_NETWORK_LIMITS,
+  DEFAULT_RESOLVER_LIMITS,
+  resolveNetworkLimits,
+  resolveResolverLimits,
+} from './network-limits.ts';
+export { createNetworkPolicy, type NetworkPolicy, type NetworkPolicySettings } from './network-policy.ts';
 export {
   type CheckedAddress,
   createDnsServerLookup,
@@ -23,7 +29,6 @@ export {
   type ResolverTimings,
   resolveTarget,
   type SystemLookupOptions,
-  systemLookup,
 } from './pinned-lookup.ts';
 export { createNoProxyMatcher, type ProxyEndpoint, parseProxyUrl, proxyFromEnvironment } from './proxy.ts';
 export type {
@@ -35,6 +40,7 @@ export type {
   LookupFunction,
   NetworkLimits,
   ProxySettings,
+  ResolverLimits,
 } from './types.ts';
 export {
   checkAddress,

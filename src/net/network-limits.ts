@@ -1,5 +1,5 @@
 import { PeriscopeError } from '../errors.ts';
-import type { NetworkLimits } from './types.ts';
+import type { NetworkLimits, ResolverLimits } from './types.ts';
 
 /** The documented defaults of every network limit. */
 export const DEFAULT_NETWORK_LIMITS: Readonly<NetworkLimits> = Object.freeze({
@@ -12,23 +12,48 @@ export const DEFAULT_NETWORK_LIMITS: Readonly<NetworkLimits> = Object.freeze({
   maxRedirects: 5,
 });
 
-const LIMIT_NAMES = Object.keys(DEFAULT_NETWORK_LIMITS) as (keyof NetworkLimits)[];
+/** The documented defaults of the resolver's limits (c-ares `timeout` and `tries`). */
+export const DEFAULT_RESOLVER_LIMITS: Readonly<ResolverLimits> = Object.freeze({
+  dnsTimeoutMs: 2_000,
+  dnsTries: 2,
+});
+
 const MAX_TIMER_MS = 2_147_483_647;
 
 type LimitErrorCode = 'CONFIG_INVALID' | 'INVALID_INPUT';
 
-function checkLimit(name: keyof NetworkLimits, value: number, code: LimitErrorCode): void {
+/** Limits that must be at least 1 (the others may be 0: no redirects, an empty body). */
+const AT_LEAST_ONE = new Set(['maxHeaderBytes', 'dnsTries']);
+
+function checkLimit(name: string, value: number, code: LimitErrorCode): void {
   const isTimeout = name.endsWith('TimeoutMs');
+  const minimum = AT_LEAST_ONE.has(name) ? 1 : 0;
   const valid =
-    Number.isInteger(value) &&
-    (isTimeout ? value > 0 && value <= MAX_TIMER_MS : value >= 0) &&
-    (name !== 'maxHeaderBytes' || value > 0);
+    Number.isInteger(value) && (isTimeout ? value > 0 && value <= MAX_TIMER_MS : value >= minimum);
   if (!valid) {
-    const expected = isTimeout ? `a whole number of ms between 1 and ${MAX_TIMER_MS}` : 'a whole number ≥ 0';
+    const expected = isTimeout
+      ? `a whole number of ms between 1 and ${MAX_TIMER_MS}`
+      : `a whole number ≥ ${minimum}`;
     throw new PeriscopeError(code, `${name} must be ${expected}, got ${value}`, {
       details: { limit: name, reason: 'invalid-limit' },
     });
   }
+}
+
+/** `base` with the limits named in `overrides` replaced, each validated; the names are `base`'s own. */
+function overrideLimits<LIMITS extends object>(
+  base: Readonly<LIMITS>,
+  overrides: Partial<LIMITS> | undefined,
+  code: LimitErrorCode,
+): LIMITS {
+  const limits = { ...base } as LIMITS;
+  for (const name of Object.keys(base) as (keyof LIMITS & string)[]) {
+    const value = overrides?.[name];
+    if (value === undefined) continue;
+    checkLimit(name, value as number, code);
+    limits[name] = value as LIMITS[typeof name];
+  }
+  return limits;
 }
 
 /**
@@ -40,12 +65,14 @@ export function resolveNetworkLimits(
   overrides: Partial<NetworkLimits> | undefined,
   code: LimitErrorCode,
 ): NetworkLimits {
-  const limits: NetworkLimits = { ...base };
-  for (const name of LIMIT_NAMES) {
-    const value = overrides?.[name];
-    if (value === undefined) continue;
-    checkLimit(name, value, code);
-    limits[name] = value;
-  }
-  return limits;
+  return overrideLimits(base, overrides, code);
+}
+
+/** The same for the resolver's limits, checked once, when the network policy is built. */
+export function resolveResolverLimits(
+  base: Readonly<ResolverLimits>,
+  overrides: Partial<ResolverLimits> | undefined,
+  code: LimitErrorCode,
+): ResolverLimits {
+  return overrideLimits(base, overrides, code);
 }

@@ -3,6 +3,7 @@ import { promises as dns } from 'node:dns';
 import { isPeriscopeError, PeriscopeError, type ReasonsByCode } from '../errors.ts';
 import type { AllowList } from './allow-list.ts';
 import { formatIpAddress, type IpAddress, parseIpAddress } from './ip-address.ts';
+import { DEFAULT_RESOLVER_LIMITS } from './network-limits.ts';
 import type { LookupFunction } from './types.ts';
 import { blockedError, checkAddress, describeClassification, type UrlTarget } from './url-policy.ts';
 
@@ -37,12 +38,16 @@ export function parseDnsServer(server: string): string {
   return address.family === 6 ? `[${text}]:${port}` : `${text}:${port}`;
 }
 
+/** The resolver's limits as c-ares names them; the network policy fills them from `network.dnsTimeoutMs`/`dnsTries`. */
 export interface ResolverTimings {
-  /** How long one query waits for an answer before asking again (c-ares `timeout`). Default 2 000 ms. */
+  /** How long one query waits for an answer before asking again (c-ares `timeout`). Default `dnsTimeoutMs`, 2 000 ms. */
   timeoutMs?: number;
-  /** How many times a query is sent before giving up (c-ares `tries`). Default 2. */
+  /** How many times a query is sent before giving up (c-ares `tries`). Default `dnsTries`, 2. */
   tries?: number;
 }
+
+/** The system resolver's ENOTFOUND is confirmed with one query: a check, not the lookup itself. */
+const CONFIRM_TRIES = 1;
 
 /**
  * Asks the given DNS servers (or the system's, from resolv.conf) for A and AAAA, through c-ares: unlike
@@ -55,7 +60,10 @@ function createResolverLookup(
   timings: ResolverTimings,
 ): LookupFunction {
   return async (hostname) => {
-    const resolver = new dns.Resolver({ timeout: timings.timeoutMs ?? 2_000, tries: timings.tries ?? 2 });
+    const resolver = new dns.Resolver({
+      timeout: timings.timeoutMs ?? DEFAULT_RESOLVER_LIMITS.dnsTimeoutMs,
+      tries: timings.tries ?? DEFAULT_RESOLVER_LIMITS.dnsTries,
+    });
     if (servers) resolver.setServers([...servers]);
     const settle = <VALUE>(promise: Promise<VALUE>) =>
       promise.then(
@@ -108,8 +116,8 @@ export function createSystemLookup(options: SystemLookupOptions = {}): LookupFun
     options.getaddrinfo ?? ((hostname) => dns.lookup(hostname, { all: true, order: 'verbatim' }));
   const servers = options.dnsServers?.map((server) => parseDnsServer(server));
   const confirm = createResolverLookup(servers, {
-    timeoutMs: options.timeoutMs ?? 2_000,
-    tries: options.tries ?? 1,
+    timeoutMs: options.timeoutMs ?? DEFAULT_RESOLVER_LIMITS.dnsTimeoutMs,
+    tries: options.tries ?? CONFIRM_TRIES,
   });
   return async (hostname) => {
     try {
@@ -131,9 +139,6 @@ export function createSystemLookup(options: SystemLookupOptions = {}): LookupFun
     }
   };
 }
-
-/** The system resolver with its defaults. */
-export const systemLookup: LookupFunction = createSystemLookup();
 
 /** What a resolver's error code says, for the message: NXDOMAIN, no records, or how the resolver failed. */
 const RESOLVER_FAILURES: Record<string, string> = {

@@ -1,4 +1,5 @@
 import type { LookupAddress } from 'node:dns';
+import type { NetworkPolicy, NetworkPolicySettings } from './network-policy.ts';
 
 /**
  * A resolver: host name → every address it resolves to. Injected for tests and unusual deployments. It rejects with
@@ -25,6 +26,20 @@ export interface NetworkLimits {
   maxRedirects: number;
 }
 
+/**
+ * The resolver's limits: fixed when the network policy is built (one resolver serves every call), so they are not
+ * per-request overrides like NetworkLimits.
+ */
+export interface ResolverLimits {
+  /** How long one DNS query waits for an answer before it is sent again (c-ares `timeout`). Default 2 000 ms. */
+  dnsTimeoutMs: number;
+  /**
+   * How many times a query to `dnsServer` is sent before the lookup fails (c-ares `tries`). Default 2. (The system
+   * resolver's ENOTFOUND is confirmed with one query: a check, not the lookup itself.)
+   */
+  dnsTries: number;
+}
+
 export interface ProxySettings {
   /** Proxy for http: URLs (`http://host:port` or `socks5://host:port`). */
   httpProxy?: string | undefined;
@@ -34,13 +49,16 @@ export interface ProxySettings {
   noProxy?: string | undefined;
 }
 
-export interface HttpClientOptions extends Partial<NetworkLimits> {
-  /** CIDRs and host names opened explicitly for caller-supplied URLs. */
-  allowPrivateNetwork?: readonly string[];
+export interface HttpClientOptions extends Partial<NetworkLimits>, NetworkPolicySettings {
+  /**
+   * The deployment's network policy (src/net/network-policy.ts): the allow-list and resolver the client checks and
+   * connects with, shared with every other part that decides about URLs. Without it the client builds its own from
+   * `allowPrivateNetwork`, `lookup`, `dnsServer`, `dnsTimeoutMs` and `dnsTries` (a standalone client); with it,
+   * those must not be given (CONFIG_INVALID: one opening, decided in one place).
+   */
+  policy?: NetworkPolicy;
   /** Custom resolver. Wins over `dnsServer`. Default: the system resolver (dns.lookup, all: true). */
   lookup?: LookupFunction;
-  /** `host:port` of a DNS server to ask instead of the system resolver. */
-  dnsServer?: string | undefined;
   proxy?: ProxySettings;
   userAgent?: string;
   /**

@@ -1,5 +1,5 @@
 import { PeriscopeError, type PeriscopeErrorDetails } from '../errors.ts';
-import { type AllowList, createAllowList } from './allow-list.ts';
+import type { AllowList } from './allow-list.ts';
 import {
   type AddressClassification,
   classifyIpAddress,
@@ -160,7 +160,7 @@ export function checkUrl(input: string | URL, options: UrlPolicyOptions = {}): U
   const address = parseIpAddress(hostname);
   const target: UrlTarget = address ? { url, hostname, address, port } : { url, hostname, port };
   if (options.trusted) return target;
-  const allowList = options.allowList ?? createAllowList();
+  const { allowList } = options;
   if (address) {
     const classification = checkAddress(address, allowList);
     if (classification) {
@@ -171,7 +171,7 @@ export function checkUrl(input: string | URL, options: UrlPolicyOptions = {}): U
     }
     return target;
   }
-  if (allowList.allowsHost(hostname)) return target;
+  if (allowList?.allowsHost(hostname)) return target;
   if (isLocalHostName(hostname)) {
     throw blockedError(url, `"${hostname}" is a local host name`, { reason: 'loopback' });
   }

@@ -8,9 +8,12 @@ const IGNORED = new Set([
   'continuationTtlMs',
   'continuationMaxChars',
   'timeoutMs',
+  'totalTimeoutMs',
   'connectTimeoutMs',
   'headersTimeoutMs',
   'bodyTimeoutMs',
+  'dnsTimeoutMs',
+  'dnsTries',
   'minIntervalMs',
   'maxConcurrent',
 ]);

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { providersSchema, searchSchema } from '../config/search-schema.ts';
 import { isPeriscopeError, PeriscopeError } from '../errors.ts';
-import { createAllowList } from '../net/allow-list.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { throwForStatus } from '../net/http-status.ts';
+import { createNetworkPolicy } from '../net/network-policy.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
@@ -603,7 +603,10 @@ test('image results on private, loopback, link-local or local-name addresses are
   const opened = makeChain(
     { chain: ['pics'] },
     {},
-    { extraProviders: [httpProvider('pics')], allowList: createAllowList(['10.0.0.0/8']) },
+    {
+      extraProviders: [httpProvider('pics')],
+      networkPolicy: createNetworkPolicy({ allowPrivateNetwork: ['10.0.0.0/8'] }),
+    },
   );
   const intranet = await opened.searchImages({ query: 'cat', count: 20 });
   assert.deepEqual(

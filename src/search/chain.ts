@@ -1,6 +1,6 @@
 import type { ProviderEntryConfig, ProvidersConfig, SearchConfig } from '../config/search-schema.ts';
 import { PeriscopeError, toPeriscopeError } from '../errors.ts';
-import type { AllowList } from '../net/allow-list.ts';
+import type { NetworkPolicy } from '../net/network-policy.ts';
 import type { HttpFetch } from '../net/types.ts';
 import type { Store } from '../store/store.ts';
 import { failureFacts, runAttempt, type SearchAttempt, withoutProviderPrefix } from './attempt.ts';
@@ -61,8 +61,8 @@ export interface SearchChainSettings {
   providers: ProvidersConfig;
   env: NodeJS.ProcessEnv;
   httpFetch: HttpFetch;
-  /** `network.allowPrivateNetwork`: image results on these ranges are kept. */
-  allowList?: AllowList;
+  /** The deployment's network policy: image results on ranges it opens are kept. Absent: none is open. */
+  networkPolicy?: NetworkPolicy;
   /** Providers from the library caller; they replace built-ins of the same id. */
   extraProviders?: readonly SearchProvider[];
   /** Folder that relative `providers.custom[].module` paths start from (the config file's). Default: cwd. */
@@ -390,7 +390,7 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
     call: (provider) => provider.searchImages,
     normalise: (results, count, state) =>
       normaliseImageResults(results, count, {
-        allowList: settings.allowList,
+        networkPolicy: settings.networkPolicy,
         trustedBaseUrl: state.settings.baseUrl,
         provider: state.provider.id,
       }),

@@ -1,4 +1,4 @@
-import type { AllowList } from '../net/allow-list.ts';
+import type { NetworkPolicy } from '../net/network-policy.ts';
 import { checkUrl } from '../net/url-policy.ts';
 import { canonicalUrl } from './canonical-url.ts';
 import { normaliseDate } from './normalise-date.ts';
@@ -33,8 +33,8 @@ export function normaliseWebResults(results: readonly SearchResult[], count: num
 }
 
 export interface ImageNormaliseOptions {
-  /** `network.allowPrivateNetwork`: private ranges the operator opened. */
-  allowList?: AllowList | undefined;
+  /** The deployment's network policy (`network.allowPrivateNetwork` opens private ranges). Absent: none is open. */
+  networkPolicy?: NetworkPolicy | undefined;
   /**
    * The answering provider's configured endpoint (`baseUrl`): trusted (DESIGN §5), so URLs on its own origin are
    * kept even when it is private — a self-hosted SearXNG on localhost or the LAN serves its images from there.
@@ -62,7 +62,7 @@ export function normaliseImageResults(
   options: ImageNormaliseOptions = {},
 ): NormalisedImages {
   const trustedOrigin = originOf(options.trustedBaseUrl);
-  const allowed = (value: unknown) => publicUrl(value, options.allowList, trustedOrigin);
+  const allowed = (value: unknown) => publicUrl(value, options.networkPolicy, trustedOrigin);
   const seen = new Set<string>();
   const normalised: ImageResult[] = [];
   let dropped = 0;
@@ -113,14 +113,15 @@ function parseHttpUrl(value: unknown): URL | undefined {
  */
 function publicUrl(
   value: unknown,
-  allowList: AllowList | undefined,
+  networkPolicy: NetworkPolicy | undefined,
   trustedOrigin: string | undefined,
 ): string | undefined | null {
   const url = parseHttpUrl(value);
   if (url === undefined) return undefined;
   if (trustedOrigin !== undefined && url.origin === trustedOrigin) return url.href;
   try {
-    checkUrl(url.href, allowList ? { allowList } : {});
+    if (networkPolicy) networkPolicy.checkUrl(url.href);
+    else checkUrl(url.href);
     return url.href;
   } catch {
     return null;

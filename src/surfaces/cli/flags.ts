@@ -32,6 +32,8 @@ export function agentFlag(values: ParsedFlags): string {
 /** Network limits: each flag is the twin of a `network.*` config key. */
 export const NETWORK_FLAGS = {
   'allow-private-network': { type: 'string', multiple: true },
+  'total-timeout-ms': { type: 'string' },
+  /** Former name of --total-timeout-ms, still accepted. */
   'timeout-ms': { type: 'string' },
   'connect-timeout-ms': { type: 'string' },
   'headers-timeout-ms': { type: 'string' },
@@ -42,12 +44,14 @@ export const NETWORK_FLAGS = {
   proxy: { type: 'string' },
   'no-proxy': { type: 'string' },
   'dns-server': { type: 'string' },
+  'dns-timeout-ms': { type: 'string' },
+  'dns-tries': { type: 'string' },
   'user-agent': { type: 'string' },
 } as const satisfies FlagSpec;
 
 export const NETWORK_FLAGS_HELP = `Network (each flag overrides the config key network.<camelCase name>):
   --allow-private-network <cidr|host>  open a private range or host (repeatable)
-  --timeout-ms N          whole call, redirects included (default 30000)
+  --total-timeout-ms N    whole call, redirects included (default 30000; --timeout-ms N, its former name, works)
   --connect-timeout-ms N  connect, per hop (default 10000)
   --headers-timeout-ms N  waiting for response headers (default 15000)
   --body-timeout-ms N     longest silence while reading the body (default 15000)
@@ -57,6 +61,8 @@ export const NETWORK_FLAGS_HELP = `Network (each flag overrides the config key n
   --proxy URL             http://host:port or socks5://host:port (default: HTTPS_PROXY/HTTP_PROXY/ALL_PROXY)
   --no-proxy LIST         hosts that bypass the proxy (default: NO_PROXY)
   --dns-server HOST:PORT  ask this DNS server instead of the system resolver
+  --dns-timeout-ms N      one DNS query's wait before it is sent again (default 2000)
+  --dns-tries N           times a query to --dns-server is sent (default 2)
   --user-agent TEXT       User-Agent header`;
 
 export type ParsedFlags = Record<string, string | boolean | string[] | undefined>;
@@ -123,7 +129,7 @@ export function integerFlag(values: ParsedFlags, name: string, minimum = 0): num
 export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
   const network: Record<string, unknown> = {
     allowPrivateNetwork: values['allow-private-network'],
-    timeoutMs: integerFlag(values, 'timeout-ms', 1),
+    totalTimeoutMs: integerFlag(values, 'total-timeout-ms', 1) ?? integerFlag(values, 'timeout-ms', 1),
     connectTimeoutMs: integerFlag(values, 'connect-timeout-ms', 1),
     headersTimeoutMs: integerFlag(values, 'headers-timeout-ms', 1),
     bodyTimeoutMs: integerFlag(values, 'body-timeout-ms', 1),
@@ -133,6 +139,8 @@ export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
     proxy: values.proxy,
     noProxy: values['no-proxy'],
     dnsServer: values['dns-server'],
+    dnsTimeoutMs: integerFlag(values, 'dns-timeout-ms', 1),
+    dnsTries: integerFlag(values, 'dns-tries', 1),
     userAgent: values['user-agent'],
   };
   for (const key of Object.keys(network)) if (network[key] === undefined) delete network[key];

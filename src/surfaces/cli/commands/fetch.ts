@@ -40,7 +40,7 @@ Exit codes: 0 ok, 1 the fetch failed (the reason is printed), 2 usage or config 
 
 /** The flag that sets each named network limit (`details.limit` of TIMEOUT, BODY_TOO_LARGE, too many redirects). */
 const LIMIT_FLAGS: Record<string, string> = {
-  totalTimeoutMs: '--timeout-ms',
+  totalTimeoutMs: '--total-timeout-ms',
   connectTimeoutMs: '--connect-timeout-ms',
   headersTimeoutMs: '--headers-timeout-ms',
   bodyTimeoutMs: '--body-timeout-ms',
