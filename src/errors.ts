@@ -26,12 +26,6 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'total';
 
-export interface Attempt {
-  id: string;
-  durationMs: number;
-  error?: ToolErrorData;
-}
-
 /** One provider's part in a search-chain call, as `data.attempts` and ALL_FAILED's `details.attempts` report it. */
 export interface ProviderAttempt {
   provider: string;
@@ -79,7 +73,7 @@ export interface PeriscopeErrorDetails {
   limit?: string;
   limitValue?: number;
   reason?: string;
-  attempts?: Attempt[] | ProviderAttempt[] | FetchAttempt[];
+  attempts?: ProviderAttempt[] | FetchAttempt[];
   [key: string]: unknown;
 }
 
