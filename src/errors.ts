@@ -180,3 +180,26 @@ export function toPeriscopeError(error: unknown): PeriscopeError {
   }
   return internal;
 }
+
+/**
+ * An error a provider or back-end reports: the message names it (`brave: rate limited (HTTP 429)`), `details.provider`
+ * holds its id and `details.messageWithoutProvider` the rest, for the displays that name the provider already (the
+ * chain's attempts, a cooldown, `status`). Nothing takes the name back out of the message.
+ */
+export function errorFromProvider(
+  provider: string,
+  code: ErrorCode,
+  text: string,
+  options: PeriscopeErrorOptions = {},
+): PeriscopeError {
+  return new PeriscopeError(code, `${provider}: ${text}`, {
+    ...options,
+    details: { ...options.details, provider, messageWithoutProvider: text },
+  });
+}
+
+/** What an error says without its provider's name (see errorFromProvider); its whole message when it kept none. */
+export function messageWithoutProvider(error: PeriscopeError): string {
+  const text = error.details.messageWithoutProvider;
+  return typeof text === 'string' ? text : error.message;
+}

@@ -1,6 +1,6 @@
-import { PeriscopeError, toPeriscopeError } from '../errors.ts';
+import { messageWithoutProvider, PeriscopeError, toPeriscopeError } from '../errors.ts';
 import type { HttpFetch } from '../net/types.ts';
-import { failureFacts, runAttempt, type SearchAttempt, withoutProviderPrefix } from './attempt.ts';
+import { failureFacts, runAttempt, type SearchAttempt } from './attempt.ts';
 import { shouldFallback } from './chain-errors.ts';
 import type { HealthSync } from './health-store.ts';
 import type { ProviderState } from './provider-state.ts';
@@ -81,7 +81,7 @@ export async function askProvider<REQUEST extends { count: number }, RESULT>(
       provider: id,
       outcome: skipped ? 'skipped' : 'failed',
       code: error.code,
-      message: withoutProviderPrefix(id, error.message),
+      message: messageWithoutProvider(error),
       ms: Math.round(performance.now() - started),
       ...failureFacts(error),
     });

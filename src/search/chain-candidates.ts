@@ -1,5 +1,5 @@
-import { PeriscopeError } from '../errors.ts';
-import { failureFacts, type SearchAttempt, withoutProviderPrefix } from './attempt.ts';
+import { messageWithoutProvider, PeriscopeError } from '../errors.ts';
+import { failureFacts, type SearchAttempt } from './attempt.ts';
 import { forcedFailure, kindLabel, queryTooLong, unknownProvider } from './chain-errors.ts';
 import type { ProviderState } from './provider-state.ts';
 import type { SearchKind } from './search-kind.ts';
@@ -66,7 +66,7 @@ export function chainCandidates<REQUEST extends { query: string }, RESULT>(
         provider: id,
         outcome: 'skipped',
         code: tooLong.code,
-        message: withoutProviderPrefix(id, tooLong.message),
+        message: messageWithoutProvider(tooLong),
         ms: 0,
         ...failureFacts(tooLong),
       });
@@ -80,7 +80,7 @@ export function chainCandidates<REQUEST extends { query: string }, RESULT>(
         provider: id,
         outcome: 'skipped',
         ...(last ? { code: last.code } : {}),
-        message: `cooling down for ${Math.ceil(coolingMs / 1000)} s after: ${withoutProviderPrefix(id, last?.message ?? 'failures')}`,
+        message: `cooling down for ${Math.ceil(coolingMs / 1000)} s after: ${last?.message ?? 'failures'}`,
         ms: 0,
         retryAfterMs: coolingMs,
         // Benched, not refused: it is asked again once the cooldown ends.

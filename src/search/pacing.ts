@@ -1,5 +1,5 @@
 import { createTurnQueue } from '../concurrency/turn-queue.ts';
-import { PeriscopeError } from '../errors.ts';
+import { errorFromProvider, PeriscopeError } from '../errors.ts';
 
 /**
  * Per-provider pacing: requests start at least `minIntervalMs` apart and at most `maxConcurrent` are in flight;
@@ -40,10 +40,10 @@ export function createPacer(settings: PacerSettings): Pacer {
   });
 
   function queueError(message: string, retryAfterMs: number): PeriscopeError {
-    return new PeriscopeError('RATE_LIMITED', `${id}: ${message}`, {
+    return errorFromProvider(id, 'RATE_LIMITED', message, {
       retryable: true,
       retryAfterMs: Math.max(0, Math.ceil(retryAfterMs)),
-      details: { provider: id, reason: 'queue' },
+      details: { reason: 'queue' },
     });
   }
 
