@@ -34,12 +34,6 @@ export type ErrorReason = ReasonsByCode[ErrorCode];
 
 export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'total';
 
-export interface Attempt {
-  id: string;
-  durationMs: number;
-  error?: ToolErrorData;
-}
-
 /** One provider's part in a search-chain call, as `data.attempts` and ALL_FAILED's `details.attempts` report it. */
 export interface ProviderAttempt {
   provider: string;
@@ -88,7 +82,7 @@ export interface PeriscopeErrorDetails<CODE extends ErrorCode = ErrorCode> {
   limitValue?: number;
   /** Why, within the code: one of `ReasonsByCode[CODE]` (docs/errors.md lists them). */
   reason?: ReasonsByCode[CODE];
-  attempts?: Attempt[] | ProviderAttempt[] | FetchAttempt[];
+  attempts?: ProviderAttempt[] | FetchAttempt[];
   [key: string]: unknown;
 }
 
@@ -194,4 +188,27 @@ export function toPeriscopeError(error: unknown): PeriscopeError {
     process.stderr.write(`periscope: internal failure (PERISCOPE_DEBUG): ${stack}\n`);
   }
   return internal;
+}
+
+/**
+ * An error a provider or back-end reports: the message names it (`brave: rate limited (HTTP 429)`), `details.provider`
+ * holds its id and `details.messageWithoutProvider` the rest, for the displays that name the provider already (the
+ * chain's attempts, a cooldown, `status`). Nothing takes the name back out of the message.
+ */
+export function errorFromProvider(
+  provider: string,
+  code: ErrorCode,
+  text: string,
+  options: PeriscopeErrorOptions = {},
+): PeriscopeError {
+  return new PeriscopeError(code, `${provider}: ${text}`, {
+    ...options,
+    details: { ...options.details, provider, messageWithoutProvider: text },
+  });
+}
+
+/** What an error says without its provider's name (see errorFromProvider); its whole message when it kept none. */
+export function messageWithoutProvider(error: PeriscopeError): string {
+  const text = error.details.messageWithoutProvider;
+  return typeof text === 'string' ? text : error.message;
 }

@@ -1,4 +1,4 @@
-import { PeriscopeError } from '../errors.ts';
+import { errorFromProvider, PeriscopeError } from '../errors.ts';
 import type { HttpResponse } from './types.ts';
 import { redactUrl } from './url-policy.ts';
 
@@ -35,9 +35,8 @@ export function parseRetryAfterMs(value: string | undefined, nowMs = Date.now())
 export function throwForStatus(response: HttpResponse, options: ThrowForStatusOptions = {}): void {
   if (response.status < 400) return;
   const url = redactUrl(response.finalUrl);
-  const prefix = options.provider ? `${options.provider}: ` : '';
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  const message = `${prefix}${options.method ?? 'GET'} ${url} failed with ${status}`;
+  const message = `${options.method ?? 'GET'} ${url} failed with ${status}`;
   const bodyChars = options.bodyChars ?? 300;
   const body =
     bodyChars > 0
@@ -45,19 +44,12 @@ export function throwForStatus(response: HttpResponse, options: ThrowForStatusOp
           .toString('utf8', 0, bodyChars * 4)
           .slice(0, bodyChars)
       : '';
-  const details = {
-    url,
-    status: response.status,
-    ...(options.provider ? { provider: options.provider } : {}),
-    ...(body ? { body } : {}),
-  };
+  const details = { url, status: response.status, ...(body ? { body } : {}) };
   const retryAfterMs = parseRetryAfterMs(response.headers['retry-after']);
-  if (response.status === 429) {
-    throw new PeriscopeError('RATE_LIMITED', message, { retryable: true, retryAfterMs, details });
-  }
-  throw new PeriscopeError('HTTP_STATUS', message, {
-    retryable: isRetryableStatus(response.status),
-    retryAfterMs,
-    details,
-  });
+  const code = response.status === 429 ? 'RATE_LIMITED' : 'HTTP_STATUS';
+  const errorOptions = { retryable: isRetryableStatus(response.status), retryAfterMs, details };
+  // With a provider, the message names it and details.provider holds it (errorFromProvider).
+  throw options.provider
+    ? errorFromProvider(options.provider, code, message, errorOptions)
+    : new PeriscopeError(code, message, errorOptions);
 }

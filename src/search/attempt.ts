@@ -97,8 +97,3 @@ export function failureFacts(
     ...(typeof providerCode === 'string' ? { providerCode } : {}),
   };
 }
-
-/** `brave: rate limited (HTTP 429)` → `rate limited (HTTP 429)`: the attempt already names the provider. */
-export function withoutProviderPrefix(id: string, message: string): string {
-  return message.startsWith(`${id}: `) ? message.slice(id.length + 2) : message;
-}

@@ -1,6 +1,6 @@
 import type { ProvidersConfig, SearchConfig } from '../config/search-schema.ts';
-import { PeriscopeError } from '../errors.ts';
-import { type SearchAttempt, withoutProviderPrefix } from './attempt.ts';
+import { errorFromProvider, messageWithoutProvider, PeriscopeError } from '../errors.ts';
+import type { SearchAttempt } from './attempt.ts';
 import type { SearchProvider } from './types.ts';
 
 /** Fallback on everything except a refused query, a cancelled call and a blocked URL. */
@@ -33,12 +33,12 @@ export function queryTooLong(
     maxWords === undefined
       ? plural(maxCharacters, 'character')
       : `${plural(maxCharacters, 'character')} and ${plural(maxWords, 'word')}`;
-  return new PeriscopeError(
+  return errorFromProvider(
+    provider.id,
     'INVALID_INPUT',
-    `${provider.id}: the query has ${has}, over ${provider.id}'s limit of ${allowed}; shorten the query`,
+    `the query has ${has}, over ${provider.id}'s limit of ${allowed}; shorten the query`,
     {
       details: {
-        provider: provider.id,
         reason: 'query-too-long',
         characters,
         words,
@@ -91,7 +91,7 @@ export function allFailed(kind: { name: 'web' | 'images' }, attempts: SearchAtte
  */
 export function forcedFailure(id: string, attempts: SearchAttempt[], error?: PeriscopeError): PeriscopeError {
   if (error !== undefined) {
-    return new PeriscopeError(error.code, `${id}: ${withoutProviderPrefix(id, error.message)}`, {
+    return new PeriscopeError(error.code, `${id}: ${messageWithoutProvider(error)}`, {
       retryable: error.retryable,
       retryAfterMs: error.retryAfterMs,
       details: { ...error.details, provider: id, attempts },

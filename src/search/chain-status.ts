@@ -1,6 +1,6 @@
-import { toPeriscopeError } from '../errors.ts';
+import { messageWithoutProvider, toPeriscopeError } from '../errors.ts';
 import type { HttpFetch } from '../net/types.ts';
-import { runAttempt, withoutProviderPrefix } from './attempt.ts';
+import { runAttempt } from './attempt.ts';
 import type { HealthSnapshot } from './provider-health.ts';
 import type { ProviderState } from './provider-state.ts';
 import type { QuotaInfo, SearchProvider } from './types.ts';
@@ -91,7 +91,7 @@ export async function providerStatus(state: ProviderState, context: StatusContex
     status.quotaFrom = 'live';
     delete status.quotaAt;
   } catch (error) {
-    status.quotaError = withoutProviderPrefix(provider.id, toPeriscopeError(error).message);
+    status.quotaError = messageWithoutProvider(toPeriscopeError(error));
   }
   return status;
 }

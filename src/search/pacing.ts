@@ -1,4 +1,5 @@
-import { PeriscopeError } from '../errors.ts';
+import { createTurnQueue } from '../concurrency/turn-queue.ts';
+import { errorFromProvider, PeriscopeError } from '../errors.ts';
 
 /**
  * Per-provider pacing: requests start at least `minIntervalMs` apart and at most `maxConcurrent` are in flight;
@@ -25,111 +26,59 @@ export interface PacerSettings {
   now?: () => number;
 }
 
-interface Waiter {
-  grant: (release: () => void) => void;
-  fail: (error: PeriscopeError) => void;
-}
-
+/**
+ * The shared turn queue (src/concurrency/turn-queue.ts) does the order, the limit and the spacing; pacing adds
+ * only its give-up rule: a turn estimated (or found) to come later than `maxWaitMs` is refused.
+ */
 export function createPacer(settings: PacerSettings): Pacer {
   const { id, minIntervalMs } = settings;
   const maxConcurrent = settings.maxConcurrent ?? Number.POSITIVE_INFINITY;
-  const now = settings.now ?? (() => performance.now());
-  const queue: Waiter[] = [];
-  let active = 0;
-  let lastStartMs = Number.NEGATIVE_INFINITY;
-  let timer: NodeJS.Timeout | undefined;
-
-  function pump(): void {
-    while (queue.length > 0 && active < maxConcurrent) {
-      const waitMs = lastStartMs + minIntervalMs - now();
-      if (waitMs > 0) {
-        if (timer === undefined) {
-          timer = setTimeout(() => {
-            timer = undefined;
-            pump();
-          }, Math.ceil(waitMs));
-        }
-        return;
-      }
-      const waiter = queue.shift() as Waiter;
-      active++;
-      lastStartMs = now();
-      let released = false;
-      waiter.grant(() => {
-        if (released) return;
-        released = true;
-        active--;
-        pump();
-      });
-    }
-  }
+  const turns = createTurnQueue({
+    maxRunning: maxConcurrent,
+    minIntervalMs,
+    ...(settings.now ? { now: settings.now } : {}),
+  });
 
   function queueError(message: string, retryAfterMs: number): PeriscopeError {
-    return new PeriscopeError('RATE_LIMITED', `${id}: ${message}`, {
+    return errorFromProvider(id, 'RATE_LIMITED', message, {
       retryable: true,
       retryAfterMs: Math.max(0, Math.ceil(retryAfterMs)),
-      details: { provider: id, reason: 'queue' },
+      details: { reason: 'queue' },
     });
   }
 
   return {
     get queued() {
-      return queue.length;
+      return turns.queued;
     },
     acquire(signal, maxWaitMs) {
       if (signal.aborted) return Promise.reject(abortedError(id));
-      const freeNow = queue.length === 0 && active < maxConcurrent;
-      if (freeNow && now() - lastStartMs >= minIntervalMs) {
-        // Fast path: a turn is free right now — no queue entry, listener or timer.
-        active++;
-        lastStartMs = now();
-        let released = false;
-        return Promise.resolve(() => {
-          if (released) return;
-          released = true;
-          active--;
-          pump();
-        });
-      }
-      const earliestMs = Math.max(0, lastStartMs + minIntervalMs - now()) + queue.length * minIntervalMs;
+      const freeNow = turns.queued === 0 && turns.running < maxConcurrent;
+      // Fast path: a turn is free right now — no listener or timer.
+      if (freeNow && turns.nextStartInMs === 0) return turns.acquire();
+      const earliestMs = turns.nextStartInMs + turns.queued * minIntervalMs;
       if (!freeNow && earliestMs > maxWaitMs) {
         return Promise.reject(
           queueError(
-            `${queue.length} calls are already queued (one request every ${minIntervalMs} ms); not waiting ${Math.ceil(earliestMs)} ms`,
+            `${turns.queued} calls are already queued (one request every ${minIntervalMs} ms); not waiting ${Math.ceil(earliestMs)} ms`,
             earliestMs,
           ),
         );
       }
-      return new Promise((resolve, reject) => {
-        let deadline: NodeJS.Timeout | undefined;
-        const settle = () => {
-          signal.removeEventListener('abort', onAbort);
-          if (deadline !== undefined) clearTimeout(deadline);
-        };
-        const leave = (error: PeriscopeError) => {
-          const index = queue.indexOf(waiter);
-          if (index !== -1) queue.splice(index, 1);
-          settle();
-          reject(error);
-          pump();
-        };
-        const onAbort = () => leave(abortedError(id));
-        const waiter: Waiter = {
-          grant: (release) => {
-            settle();
-            resolve(release);
-          },
-          fail: leave,
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        if (Number.isFinite(maxWaitMs)) {
-          deadline = setTimeout(
-            () => leave(queueError(`waited ${maxWaitMs} ms in the queue without a turn`, minIntervalMs)),
+      // The turn leaves the queue when the caller aborts or when maxWaitMs passes without it.
+      const leave = new AbortController();
+      const onAbort = () => leave.abort(abortedError(id));
+      signal.addEventListener('abort', onAbort, { once: true });
+      const deadline = Number.isFinite(maxWaitMs)
+        ? setTimeout(
+            () =>
+              leave.abort(queueError(`waited ${maxWaitMs} ms in the queue without a turn`, minIntervalMs)),
             maxWaitMs,
-          );
-        }
-        queue.push(waiter);
-        pump();
+          )
+        : undefined;
+      return turns.acquire({ signal: leave.signal }).finally(() => {
+        signal.removeEventListener('abort', onAbort);
+        clearTimeout(deadline);
       });
     },
   };

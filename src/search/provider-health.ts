@@ -1,4 +1,4 @@
-import type { ErrorCode, PeriscopeError } from '../errors.ts';
+import { type ErrorCode, messageWithoutProvider, type PeriscopeError } from '../errors.ts';
 import type { QuotaInfo } from './types.ts';
 
 /** Cooldowns when the provider gives no Retry-After / X-RateLimit-Reset. */
@@ -122,7 +122,8 @@ export function createProviderHealth(now: () => number = Date.now): ProviderHeal
       lastErrorMs = now();
       lastError = {
         code: error.code,
-        message: error.message.slice(0, MESSAGE_MAX),
+        // The provider's health already names it (a cooldown, `status`).
+        message: messageWithoutProvider(error).slice(0, MESSAGE_MAX),
         at: new Date(lastErrorMs).toISOString(),
       };
       const cooldownMs = cooldownFor(error, consecutiveFailures);

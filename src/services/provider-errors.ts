@@ -1,4 +1,4 @@
-import { PeriscopeError, type PeriscopeErrorDetails } from '../errors.ts';
+import { errorFromProvider, type PeriscopeError, type PeriscopeErrorDetails } from '../errors.ts';
 import { asRecord, optionalText } from './provider-text.ts';
 
 /**
@@ -46,9 +46,9 @@ export function throwUnexpected(
   details: PeriscopeErrorDetails<'HTTP_STATUS'> = {},
   cause?: unknown,
 ): never {
-  throw new PeriscopeError('HTTP_STATUS', `${provider}: ${text}`, {
+  throw errorFromProvider(provider, 'HTTP_STATUS', text, {
     retryable: true,
-    details: { provider, reason: 'unexpected-response', ...details },
+    details: { reason: 'unexpected-response', ...details },
     cause,
   });
 }
@@ -117,14 +117,15 @@ export function providerError(
   const retryAfterMs = context.retryAfterMs;
   switch (kind) {
     case 'invalid-key':
-      return new PeriscopeError('HTTP_STATUS', `${provider}: the API key was refused (${status})${hint}`, {
+      return errorFromProvider(provider, 'HTTP_STATUS', `the API key was refused (${status})${hint}`, {
         retryable: false,
         details: { ...details, reason: kind },
       });
     case 'quota':
-      return new PeriscopeError(
+      return errorFromProvider(
+        provider,
         'RATE_LIMITED',
-        `${provider}: the plan's quota or credits are used up (${status})${hint}`,
+        `the plan's quota or credits are used up (${status})${hint}`,
         {
           retryable: true,
           retryAfterMs,
@@ -132,7 +133,7 @@ export function providerError(
         },
       );
     case 'rate-limited':
-      return new PeriscopeError('RATE_LIMITED', `${provider}: rate limited (${status})${hint}`, {
+      return errorFromProvider(provider, 'RATE_LIMITED', `rate limited (${status})${hint}`, {
         retryable: true,
         retryAfterMs,
         details: { ...details, reason: kind },
@@ -141,7 +142,7 @@ export function providerError(
       const statusText = context.statusText ? ` ${context.statusText}` : '';
       const where = context.url ? `${context.method ?? 'GET'} ${context.url} failed with ` : 'failed with ';
       const text = `${where}${failure.status}${statusText}${said ? `: ${said}` : ''}${hint}`;
-      return new PeriscopeError('HTTP_STATUS', `${provider}: ${text}`, {
+      return errorFromProvider(provider, 'HTTP_STATUS', text, {
         retryable: failure.status >= 500 || [408, 409, 425].includes(failure.status),
         retryAfterMs,
         details,

@@ -1,4 +1,4 @@
-import { isPeriscopeError, PeriscopeError, toPeriscopeError } from '../errors.ts';
+import { errorFromProvider, isPeriscopeError, PeriscopeError, toPeriscopeError } from '../errors.ts';
 import type { HttpResponse } from '../net/types.ts';
 import { redactUrl } from '../net/url-policy.ts';
 import {
@@ -44,8 +44,8 @@ export function providerUrl(
 ): URL {
   const url = URL.parse(baseUrl);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new PeriscopeError('CONFIG_INVALID', `${provider}: baseUrl "${baseUrl}" is not an http(s) URL`, {
-      details: { provider, reason: 'invalid-base-url' },
+    throw errorFromProvider(provider, 'CONFIG_INVALID', `baseUrl "${baseUrl}" is not an http(s) URL`, {
+      details: { reason: 'invalid-base-url' },
     });
   }
   url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
@@ -112,11 +112,11 @@ export async function requestProviderJson(
 }
 
 function withProvider(provider: string, error: PeriscopeError): PeriscopeError {
-  if (error.details.provider === provider || error.message.startsWith(`${provider}:`)) return error;
-  return new PeriscopeError(error.code, `${provider}: ${error.message}`, {
+  if (error.details.provider === provider) return error;
+  return errorFromProvider(provider, error.code, error.message, {
     retryable: error.retryable,
     retryAfterMs: error.retryAfterMs,
-    details: { ...error.details, provider },
+    details: error.details,
     cause: error,
   });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createTurnQueue } from '../concurrency/turn-queue.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { Tool, ToolExecuteOptions } from './tool.ts';
 import { type ToolResult, toErrorResult } from './tool-result.ts';
@@ -37,6 +38,8 @@ export interface RunToolCallsOptions {
 /**
  * Run a model's batch of tool calls: concurrently up to `concurrency`, exclusive tools alone, in call order (a
  * call never starts before an earlier one). Resolves with one result per call, in call order; never rejects.
+ * The order and the limit are the shared turn queue's (src/concurrency/turn-queue.ts): every call takes a turn,
+ * an exclusive one all `concurrency` of them.
  */
 export async function runToolCalls(
   calls: readonly ToolCall[],
@@ -45,49 +48,28 @@ export async function runToolCalls(
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   const { signal, exclusive } = options;
   const session = options.session ?? randomUUID();
+  const turns = createTurnQueue({ maxRunning: concurrency });
   const results = new Array<ToolResult | undefined>(calls.length);
-  let running = 0;
-  let exclusiveRunning = false;
-  let next = 0;
-  let stopListening = () => {};
+  const done = (index: number, result: ToolResult) => {
+    results[index] = result;
+    options.onResult?.(index, result);
+  };
 
-  await new Promise<void>((resolve) => {
-    let finished = 0;
-    const done = (index: number, result: ToolResult) => {
-      results[index] = result;
-      finished += 1;
-      options.onResult?.(index, result);
-      if (finished === calls.length) resolve();
-    };
-    const pump = () => {
-      while (next < calls.length) {
-        const index = next;
-        const call = calls[index] as ToolCall;
-        if (signal?.aborted) {
-          next += 1;
-          done(index, abortedResult(call.name));
-          continue;
-        }
-        const alone = exclusive?.has(call.name) ?? false;
-        if (exclusiveRunning || running >= concurrency || (alone && running > 0)) return;
-        next += 1;
-        running += 1;
-        exclusiveRunning = alone;
-        void runOne(call, options, { session, signal }).then((result) => {
-          running -= 1;
-          if (alone) exclusiveRunning = false;
+  // On abort, every waiting turn is refused at once; running calls settle through their own signal.
+  await Promise.all(
+    calls.map((call, index) =>
+      turns.acquire({ signal, weight: exclusive?.has(call.name) ? concurrency : 1 }).then(
+        async (release) => {
+          const result = signal?.aborted
+            ? abortedResult(call.name)
+            : await runOne(call, options, { session, signal });
           done(index, result);
-          pump();
-        });
-      }
-    };
-    if (calls.length === 0) resolve();
-    // on abort, pump() settles every queued call; running ones settle through their own signal
-    stopListening = () => signal?.removeEventListener('abort', pump);
-    signal?.addEventListener('abort', pump, { once: true });
-    pump();
-  });
-  stopListening();
+          release();
+        },
+        () => done(index, abortedResult(call.name)),
+      ),
+    ),
+  );
   return calls.map((call, index) => ({
     id: call.id,
     name: call.name,

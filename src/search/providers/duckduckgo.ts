@@ -3,7 +3,9 @@
 // i.js. A block — HTTP 202, 403/418, or the anti-bot page even when served with 200 — is BLOCKED_BY_SITE, never
 // "no results". Formats: ../shared/fixtures/providers/FORMATS.md, "DuckDuckGo".
 import {
+  errorFromProvider,
   isPeriscopeError,
+  messageWithoutProvider,
   PeriscopeError,
   type PeriscopeErrorDetails,
   toPeriscopeError,
@@ -87,9 +89,9 @@ function regionCode(request: {
 }
 
 function blocked(message: string, details: PeriscopeErrorDetails<'BLOCKED_BY_SITE'>): PeriscopeError {
-  return new PeriscopeError('BLOCKED_BY_SITE', `${ID}: ${message}`, {
+  return errorFromProvider(ID, 'BLOCKED_BY_SITE', message, {
     retryable: true,
-    details: { provider: ID, ...details },
+    details,
   });
 }
 
@@ -132,11 +134,11 @@ async function ask(context: ProviderContext, url: string, options: HttpRequest):
     const reason: unknown = context.signal.reason;
     if (context.signal.aborted && isPeriscopeError(reason) && reason.code !== 'ABORTED') throw reason;
     const failure = toPeriscopeError(error);
-    if (failure.message.startsWith(`${ID}:`)) throw failure;
-    throw new PeriscopeError(failure.code, `${ID}: ${failure.message}`, {
+    if (failure.details.provider === ID) throw failure;
+    throw errorFromProvider(ID, failure.code, failure.message, {
       retryable: failure.retryable,
       retryAfterMs: failure.retryAfterMs,
-      details: { ...failure.details, provider: ID },
+      details: failure.details,
       cause: failure,
     });
   }
@@ -224,10 +226,14 @@ function combine(errors: PeriscopeError[]): PeriscopeError {
   const retryAfters = errors.flatMap((error) =>
     error.retryAfterMs === undefined ? [] : [error.retryAfterMs],
   );
-  return new PeriscopeError(code, errors.map((error) => error.message).join('; then '), {
+  // `duckduckgo: A; then duckduckgo: B`: every surface's error names the provider; the first one's name leads.
+  const text = errors
+    .map((error, index) => (index === 0 ? messageWithoutProvider(error) : error.message))
+    .join('; then ');
+  return errorFromProvider(ID, code, text, {
     retryable: true,
     retryAfterMs: retryAfters.length > 0 ? Math.max(...retryAfters) : undefined,
-    details: { ...first.details, provider: ID, surfaces: errors.map((error) => error.details) },
+    details: { ...first.details, surfaces: errors.map((error) => error.details) },
     cause: first,
   });
 }

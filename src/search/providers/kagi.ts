@@ -1,4 +1,4 @@
-import { isPeriscopeError, PeriscopeError } from '../../errors.ts';
+import { errorFromProvider, isPeriscopeError, messageWithoutProvider } from '../../errors.ts';
 import type { ProviderErrorRules } from '../../services/provider-errors.ts';
 import {
   hasApiKey,
@@ -197,12 +197,17 @@ async function answerFromV0(
     answer = await searchV0(request, context, apiKey);
   } catch (error) {
     if (refusedWith === undefined || !isPeriscopeError(error)) throw error;
-    throw new PeriscopeError(error.code, `${error.message} (v1 answered ${refusedWith} before)`, {
-      retryable: error.retryable,
-      retryAfterMs: error.retryAfterMs,
-      details: { ...error.details, v1Status: refusedWith },
-      cause: error,
-    });
+    throw errorFromProvider(
+      ID,
+      error.code,
+      `${messageWithoutProvider(error)} (v1 answered ${refusedWith} before)`,
+      {
+        retryable: error.retryable,
+        retryAfterMs: error.retryAfterMs,
+        details: { ...error.details, v1Status: refusedWith },
+        cause: error,
+      },
+    );
   }
   const { results, balance } = answer;
   return {

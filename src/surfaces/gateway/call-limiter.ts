@@ -1,3 +1,4 @@
+import { createTurnQueue } from '../../concurrency/turn-queue.ts';
 import { type ErrorReason, PeriscopeError } from '../../errors.ts';
 
 /** Why a call never ran: the queue was full, the gateway is shutting down, or its client went away while queued. */
@@ -25,86 +26,35 @@ export interface CallLimiter {
   close(): void;
 }
 
-interface Waiter {
-  start(): void;
-  refuse(error: PeriscopeError): void;
-}
-
 /**
- * The gateway-wide bound on tool calls: `maxConcurrent` run, up to `maxQueued` more wait first in, first out. A
- * waiting call holds only its parsed input; the fetched body and the parsed DOM come when it runs.
+ * The gateway-wide bound on tool calls: `maxConcurrent` run, up to `maxQueued` more wait first in, first out (the
+ * shared turn queue, src/concurrency/turn-queue.ts). A waiting call holds only its parsed input; the fetched body
+ * and the parsed DOM come when it runs.
  */
 export function createCallLimiter(options: CallLimiterOptions): CallLimiter {
   const { maxConcurrent, maxQueued, onChange } = options;
-  const queue = new Set<Waiter>(); // insertion order: FIFO, with O(1) removal for a client that leaves
-  let running = 0;
-  let closed = false;
-
-  const changed = () => onChange?.({ running, queued: queue.size });
-
-  function slot(): () => void {
-    running += 1;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      running -= 1;
-      next();
-      changed();
-    };
-  }
-
-  function next(): void {
-    while (running < maxConcurrent && queue.size > 0) {
-      const first = queue.values().next().value as Waiter;
-      queue.delete(first);
-      first.start();
-    }
-  }
+  const turns = createTurnQueue({
+    maxRunning: maxConcurrent,
+    maxQueued,
+    refuseWhenFull: () => overloaded(maxConcurrent, maxQueued),
+    ...(onChange ? { onChange } : {}),
+  });
 
   return {
     acquire(signal) {
-      if (closed) return Promise.reject(shuttingDown());
-      if (signal?.aborted) return Promise.reject(aborted());
-      if (running < maxConcurrent && queue.size === 0) {
-        const release = slot();
-        changed();
-        return Promise.resolve(release);
-      }
-      if (queue.size >= maxQueued) return Promise.reject(overloaded(maxConcurrent, maxQueued));
-      return new Promise((resolve, reject) => {
-        const onAbort = () => {
-          if (!queue.delete(waiter)) return;
-          changed();
-          reject(aborted());
-        };
-        const waiter: Waiter = {
-          start: () => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(slot());
-          },
-          refuse: (error) => {
-            signal?.removeEventListener('abort', onAbort);
-            reject(error);
-          },
-        };
-        queue.add(waiter);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        changed();
+      // A client that went away is refused with the limiter's own ABORTED (`details.reason: 'aborted'`).
+      return turns.acquire({ signal }).catch((error: unknown) => {
+        throw signal?.aborted && error === signal.reason ? aborted() : error;
       });
     },
     get running() {
-      return running;
+      return turns.running;
     },
     get queued() {
-      return queue.size;
+      return turns.queued;
     },
     close() {
-      closed = true;
-      const waiting = [...queue];
-      queue.clear();
-      for (const waiter of waiting) waiter.refuse(shuttingDown());
-      if (waiting.length > 0) changed();
+      turns.close(shuttingDown);
     },
   };
 }

@@ -1,0 +1,132 @@
+// The shared FIFO semaphore on real timers: order, limits, abort while waiting, spacing, weights, close.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createTurnQueue, type Release } from './turn-queue.ts';
+
+/** Lets every pending promise callback run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+test('turns start first in, first out, at most maxRunning at once; releasing twice gives back one turn', async () => {
+  const turns = createTurnQueue({ maxRunning: 2 });
+  const order: string[] = [];
+  const releases = new Map<string, Release>();
+  const all = ['a', 'b', 'c', 'd', 'e'].map((name) =>
+    turns.acquire().then((release) => {
+      order.push(name);
+      releases.set(name, release);
+    }),
+  );
+  await settle();
+  assert.deepEqual(order, ['a', 'b']);
+  assert.deepEqual([turns.running, turns.queued], [2, 3]);
+  releases.get('b')?.();
+  releases.get('b')?.();
+  await settle();
+  assert.deepEqual(order, ['a', 'b', 'c'], 'a second release of the same turn frees nothing');
+  releases.get('a')?.();
+  releases.get('c')?.();
+  await settle();
+  assert.deepEqual(order, ['a', 'b', 'c', 'd', 'e']);
+  await Promise.all(all);
+  releases.get('d')?.();
+  releases.get('e')?.();
+  assert.deepEqual([turns.running, turns.queued], [0, 0]);
+});
+
+test('maxQueued: past it acquire rejects at once with refuseWhenFull(); a free turn is never refused', async () => {
+  const turns = createTurnQueue({
+    maxRunning: 1,
+    maxQueued: 1,
+    refuseWhenFull: () => new Error('full'),
+  });
+  const first = await turns.acquire();
+  const second = turns.acquire();
+  await assert.rejects(turns.acquire(), /full/);
+  first();
+  (await second)();
+  const again = await turns.acquire();
+  again();
+});
+
+test('abort while waiting takes the turn out of the queue (rejecting with the signal reason); the next one moves up', async () => {
+  const counts: Array<[number, number]> = [];
+  const turns = createTurnQueue({ maxRunning: 1, onChange: (now) => counts.push([now.running, now.queued]) });
+  const first = await turns.acquire();
+  const leaving = new AbortController();
+  const left = turns.acquire({ signal: leaving.signal });
+  const stays = turns.acquire();
+  assert.equal(turns.queued, 2);
+  leaving.abort(new Error('gone'));
+  await assert.rejects(left, /gone/);
+  assert.equal(turns.queued, 1);
+  first();
+  (await stays)();
+  assert.deepEqual(counts, [
+    [1, 0],
+    [1, 1],
+    [1, 2],
+    [1, 1],
+    [1, 0],
+    [0, 0],
+  ]);
+  const aborted = new AbortController();
+  aborted.abort(new Error('already'));
+  await assert.rejects(turns.acquire({ signal: aborted.signal }), /already/);
+  assert.deepEqual([turns.running, turns.queued], [0, 0]);
+});
+
+test('minIntervalMs spaces the starts of turns, in order, even with turns free', async () => {
+  const turns = createTurnQueue({ minIntervalMs: 60 });
+  const started: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    [0, 1, 2].map(() =>
+      turns.acquire().then((release) => {
+        started.push(performance.now() - t0);
+        release();
+      }),
+    ),
+  );
+  assert.ok((started[0] ?? 0) < 30, `first at once (${started[0]} ms)`);
+  assert.ok((started[1] ?? 0) >= 59, `second after the interval (${started[1]} ms)`);
+  assert.ok((started[2] ?? 0) - (started[1] ?? 0) >= 55, `third an interval later (${started.join(', ')})`);
+  assert.ok(turns.nextStartInMs <= 60, 'the next start waits at most one interval');
+});
+
+test('a turn of weight maxRunning runs alone, and nothing overtakes it while it waits', async () => {
+  const turns = createTurnQueue({ maxRunning: 3 });
+  const log: string[] = [];
+  const take = (name: string, weight = 1) =>
+    turns.acquire({ weight }).then((release) => {
+      log.push(name);
+      return release;
+    });
+  const light = take('light');
+  const heavy = take('heavy', 3);
+  const after = take('after');
+  const releaseLight = await light;
+  await settle();
+  assert.deepEqual(log, ['light'], 'heavy waits for light; after waits behind heavy');
+  releaseLight();
+  const releaseHeavy = await heavy;
+  await settle();
+  assert.deepEqual(log, ['light', 'heavy']);
+  releaseHeavy();
+  (await after)();
+  assert.deepEqual(log, ['light', 'heavy', 'after']);
+  const oversized = await turns.acquire({ weight: 10 });
+  assert.equal(turns.running, 3, 'a weight above maxRunning counts as maxRunning');
+  oversized();
+});
+
+test('close() refuses every waiting turn and every later one; running turns keep theirs', async () => {
+  const turns = createTurnQueue({ maxRunning: 1, minIntervalMs: 10_000 });
+  const holding = await turns.acquire();
+  const waiting = [turns.acquire(), turns.acquire()];
+  turns.close(() => new Error('closing'));
+  for (const refused of waiting) await assert.rejects(refused, /closing/);
+  await assert.rejects(turns.acquire(), /closing/);
+  assert.equal(turns.running, 1);
+  holding();
+  assert.equal(turns.running, 0);
+});
