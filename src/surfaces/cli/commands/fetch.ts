@@ -1,7 +1,5 @@
 import { hintFor as callHint } from '../../../agent/call-hint.ts';
-import { loadConfig } from '../../../config/load-config.ts';
 import type { ToolErrorData } from '../../../errors.ts';
-import { createPeriscope } from '../../../index.ts';
 import type { ToolResult } from '../../../tools/tool-result.ts';
 import { listsSectionsAfter, readOnHint, type WebFetchData } from '../../../tools/web-fetch.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
@@ -17,6 +15,7 @@ import {
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 import { printToolResult } from '../print-tool-result.ts';
 import { withProgress } from '../progress.ts';
 
@@ -92,13 +91,7 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--mode must be markdown or text, got '${mode}'`);
   }
   const agentId = agentFlag(values);
-  const { config } = loadConfig({
-    configPath: values.config as string | undefined,
-    env: io.env,
-    cwd: io.cwd,
-    overrides: { network: networkOverrides(values) },
-  });
-  const periscope = createPeriscope(config, { env: io.env });
+  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
   const maxChars = integerFlag(values, 'max-chars', 100);
   const startIndex = integerFlag(values, 'start', 0);
   const input = {

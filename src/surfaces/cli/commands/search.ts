@@ -1,6 +1,3 @@
-import { dirname } from 'node:path';
-import { loadConfig } from '../../../config/load-config.ts';
-import { createPeriscope } from '../../../index.ts';
 import { searchStartLine } from '../../../tools/search-summary.ts';
 import type { ToolResult } from '../../../tools/tool-result.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
@@ -17,6 +14,7 @@ import {
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 import { printToolResult } from '../print-tool-result.ts';
 import { withProgress } from '../progress.ts';
 
@@ -124,13 +122,7 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
   }
   const count = integerFlag(values, 'count', 1);
   if (count !== undefined && count > 20) throw new UsageError(`--count must be 20 or less, got ${count}`);
-  const { config, source } = loadConfig({
-    configPath: text(values, 'config'),
-    env: io.env,
-    cwd: io.cwd,
-    overrides: { network: networkOverrides(values) },
-  });
-  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
+  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
   const provider = text(values, 'provider');
   const options = { agentId: agentFlag(values), ...(provider === undefined ? {} : { provider }) };
   let call: () => Promise<ToolResult>;
