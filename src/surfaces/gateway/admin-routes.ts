@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPeriscopeError } from '../../errors.ts';
 import type { Periscope } from '../../index.ts';
-import type { Store } from '../../store/store.ts';
 import {
   type ApiKeyRecord,
   checkAgentId,
@@ -9,7 +8,8 @@ import {
   listApiKeys,
   parseRate,
   revokeApiKey,
-} from './api-keys.ts';
+} from '../../keys/api-keys.ts';
+import type { Store } from '../../store/store.ts';
 import type { Principal } from './auth.ts';
 import { GatewayError, readJsonBody, sendJson } from './http-io.ts';
 

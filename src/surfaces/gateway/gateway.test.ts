@@ -8,13 +8,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
 import { createPeriscope, type Periscope, type PeriscopeConfigInput } from '../../index.ts';
+import { createApiKey, revokeApiKey } from '../../keys/api-keys.ts';
 import { createMemoryStore } from '../../store/memory-store.ts';
 import { createSqliteStore } from '../../store/sqlite-store.ts';
 import type { Store } from '../../store/store.ts';
 import { httpCall } from '../../testing/http-call.ts';
 import { parsePrometheusText } from '../../testing/prometheus-text.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { createApiKey, revokeApiKey } from './api-keys.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 import { mountMcp } from './mount-mcp.ts';
 
