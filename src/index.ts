@@ -4,6 +4,7 @@ import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 import { PeriscopeError } from './errors.ts';
 import type { FetchBackend } from './fetch/fetch-backend.ts';
 import { createConfiguredFetchChain } from './fetch/fetch-setup.ts';
+import { createKeyAccounts, type KeyAccounts } from './keys/key-accounts.ts';
 import { createAllowList } from './net/allow-list.ts';
 import { createHttpClient } from './net/http-client.ts';
 import type { LookupFunction } from './net/types.ts';
@@ -52,6 +53,8 @@ export interface Periscope {
   usage(query?: UsageQuery): Promise<UsageReport>;
   /** Credit balances, grants and ledgers (`limits.credits`). */
   readonly credits: CreditAccounts;
+  /** API keys for the gateway (`periscope serve`), kept in the store: create (with credits), list, revoke. */
+  readonly keys: KeyAccounts;
   /** The state store (`store.url`), opened on first use; shared with the tools. */
   store(): Promise<Store>;
   /** Closes the browser if one was launched, and the store if it was opened (and not handed in). */
@@ -121,6 +124,7 @@ export function createPeriscope(
     ...(switches.web_search.enabled ? [webSearch as Tool] : []),
     ...(switches.image_search.enabled ? [imageSearch as Tool] : []),
   ];
+  const credits = createCreditAccounts(state);
   return {
     config: validated,
     tools,
@@ -143,7 +147,8 @@ export function createPeriscope(
             ),
           ),
     usage: async (query) => readUsage(await state.get(), query),
-    credits: createCreditAccounts(state),
+    credits,
+    keys: createKeyAccounts(state, credits),
     store: () => state.get(),
     close: async () => {
       await Promise.all([fetchChain.close(), state.close()]);
@@ -180,6 +185,8 @@ export {
   type ProviderAttempt,
   type ToolErrorData,
 } from './errors.ts';
+export type { RateSetting } from './keys/api-keys.ts';
+export type { ApiKeyInfo, CreatedKey, CreateKeyInput, KeyAccounts } from './keys/key-accounts.ts';
 export { type ThrowForStatusOptions, throwForStatus } from './net/http-status.ts';
 export type { HttpFetch, HttpResponse, LookupFunction } from './net/types.ts';
 export type { CreditAccounts } from './policy/credit-accounts.ts';

@@ -284,6 +284,20 @@ describe('API keys', () => {
     assert.ok(listed.keys.some((entry) => entry.id === record.id));
     assert.ok(listed.keys.every((entry) => entry.hash === undefined));
     assert.ok(!listing.text.includes(key.slice(18)), 'the secret is never shown again');
+    // Everything is checked before anything is written: a bad grant leaves no key behind.
+    const refused = await httpCall(`${running.url}/v1/admin/keys`, {
+      headers: bearer(admin),
+      body: json({ agent: 'erin', credits: -5 }),
+    });
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(
+      (refused.json as { error: { message: string } }).error.message,
+      /credits must be a whole number ≥ 0/,
+    );
+    const keysAfter = (await httpCall(`${running.url}/v1/admin/keys`, { headers: bearer(admin) })).json as {
+      keys: Array<{ agent: string }>;
+    };
+    assert.ok(!keysAfter.keys.some((entry) => entry.agent === 'erin'));
 
     const granted = await httpCall(`${running.url}/v1/admin/credits`, {
       headers: bearer(admin),

@@ -189,7 +189,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (path.startsWith('/v1/admin/')) {
       await handleAdmin(request, response, path, {
         periscope,
-        store: state,
         principal,
         maxBodyBytes: config.maxBodyBytes,
       });
