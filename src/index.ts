@@ -1,6 +1,7 @@
 import { validateConfig } from './config/load-config.ts';
 import { toHttpClientOptions } from './config/network-options.ts';
 import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
+import { type ExtractedPage, type ExtractPageInput, extractPage } from './content/extract-page.ts';
 import { PeriscopeError } from './errors.ts';
 import type { FetchBackend } from './fetch/fetch-backend.ts';
 import { createConfiguredFetchChain } from './fetch/fetch-setup.ts';
@@ -47,6 +48,11 @@ export interface Periscope {
   search(input: WebSearchInput, options?: ToolExecuteOptions): Promise<ToolResult<WebSearchData>>;
   /** image_search: never rejects. */
   imageSearch(input: ImageSearchInput, options?: ToolExecuteOptions): Promise<ToolResult<ImageSearchData>>;
+  /**
+   * A page already in hand (`html` or `bytes`) → its main content, offline (no network, no store; not a tool call:
+   * no limits, credits or usage). Rejects with INVALID_INPUT, UNSUPPORTED_CONTENT (binary) or EMPTY_CONTENT.
+   */
+  extract(input: ExtractPageInput): Promise<ExtractedPage>;
   /** Every search provider: in the chain or not, credentials, health, and (`quota: true`) live quota. */
   status(options?: { quota?: boolean; signal?: AbortSignal }): Promise<{ providers: ProviderStatus[] }>;
   /** Calls, cache hits, errors and credits of one day (default today, UTC) per agent, tool and provider. */
@@ -146,6 +152,16 @@ export function createPeriscope(
               ),
             ),
           ),
+    extract: (input) =>
+      extractPage({
+        ...input,
+        limits: {
+          pdfMaxPages: validated.fetch.pdfMaxPages,
+          pdfMaxBytes: validated.fetch.pdfMaxBytes,
+          imageMaxBytes: validated.fetch.imageMaxBytes,
+          ...input.limits,
+        },
+      }),
     usage: async (query) => readUsage(await state.get(), query),
     credits,
     keys: createKeyAccounts(state, credits),
@@ -177,6 +193,8 @@ export {
 } from './agent/run-agent.ts';
 export { loadConfig, validateConfig } from './config/load-config.ts';
 export type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
+export type { ExtractedPage, ExtractPageInput } from './content/extract-page.ts';
+export type { ExtractMode } from './content/types.ts';
 export {
   ERROR_CODES,
   type ErrorCode,

@@ -1,7 +1,7 @@
 // The tools' schemas judge what the CLI's flags make; INVALID_INPUT carries the field and the constraint it broke
 // (details.field, details.constraint), and the CLI says it with the flag's name: exit 2, one line, no call made.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -9,6 +9,10 @@ import { createPeriscope, type SearchErrorData } from '../src/index.ts';
 import { runCliInProcess } from './support/run-cli.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'periscope-cli-input-'));
+writeFileSync(
+  join(folder, 'page.html'),
+  '<html><body><main><h1>Tides</h1><p>High tide at 06:12.</p></main></body></html>',
+);
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 test('a tool refuses bad input with the field and the constraint as data', async () => {
@@ -75,6 +79,12 @@ test('the CLI says each problem with its flag: exit 2, one line, before any call
       "--max-chars expects a whole number ≥ 100, got '50'",
     ],
     [['fetch', 'https://example.com/', '--start', '-1'], "--start expects a whole number ≥ 0, got '-1'"],
+    // extract: the library's extract judges --mode and --url.
+    [['extract', join(folder, 'page.html'), '--mode', 'html'], "--mode must be markdown or text, got 'html'"],
+    [
+      ['extract', join(folder, 'page.html'), '--url', 'nowhere'],
+      "--url must be an absolute URL, got 'nowhere'",
+    ],
   ];
   for (const [args, message] of mistakes) {
     const result = await runCliInProcess(args, { cwd: folder });
