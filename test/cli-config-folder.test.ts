@@ -2,7 +2,15 @@
 // (`providers.custom[].module`) starts from the config file's folder, not from the working directory. Run in this
 // process from another folder, with `--config` naming the file.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -78,4 +86,12 @@ test('search answers from the module beside the config file', async () => {
   const result = await runCliInProcess(['search', 'tides', '--config', configPath], { cwd });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /From the config folder/);
+});
+
+test('no command makes its own Periscope: each goes through openPeriscope', () => {
+  const folder = new URL('../src/surfaces/cli/commands/', import.meta.url);
+  for (const file of readdirSync(folder).filter((name) => name.endsWith('.ts'))) {
+    const source = readFileSync(new URL(file, folder), 'utf8');
+    assert.doesNotMatch(source, /createPeriscope\(/, `${file} calls createPeriscope itself`);
+  }
 });
