@@ -1,9 +1,11 @@
 import { validateConfig } from './config/load-config.ts';
 import { toHttpClientOptions } from './config/network-options.ts';
 import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
+import { type ExtractedPage, type ExtractPageInput, extractPage } from './content/extract-page.ts';
 import { PeriscopeError } from './errors.ts';
 import type { FetchBackend } from './fetch/fetch-backend.ts';
 import { createConfiguredFetchChain } from './fetch/fetch-setup.ts';
+import { createKeyAccounts, type KeyAccounts } from './keys/key-accounts.ts';
 import { createHttpClient } from './net/http-client.ts';
 import { createNetworkPolicy } from './net/network-policy.ts';
 import type { LookupFunction } from './net/types.ts';
@@ -46,12 +48,19 @@ export interface Periscope {
   search(input: WebSearchInput, options?: ToolExecuteOptions): Promise<ToolResult<WebSearchData>>;
   /** image_search: never rejects. */
   imageSearch(input: ImageSearchInput, options?: ToolExecuteOptions): Promise<ToolResult<ImageSearchData>>;
+  /**
+   * A page already in hand (`html` or `bytes`) → its main content, offline (no network, no store; not a tool call:
+   * no limits, credits or usage). Rejects with INVALID_INPUT, UNSUPPORTED_CONTENT (binary) or EMPTY_CONTENT.
+   */
+  extract(input: ExtractPageInput): Promise<ExtractedPage>;
   /** Every search provider: in the chain or not, credentials, health, and (`quota: true`) live quota. */
   status(options?: { quota?: boolean; signal?: AbortSignal }): Promise<{ providers: ProviderStatus[] }>;
   /** Calls, cache hits, errors and credits of one day (default today, UTC) per agent, tool and provider. */
   usage(query?: UsageQuery): Promise<UsageReport>;
   /** Credit balances, grants and ledgers (`limits.credits`). */
   readonly credits: CreditAccounts;
+  /** API keys for the gateway (`periscope serve`), kept in the store: create (with credits), list, revoke. */
+  readonly keys: KeyAccounts;
   /** The state store (`store.url`), opened on first use; shared with the tools. */
   store(): Promise<Store>;
   /** Closes the browser if one was launched, and the store if it was opened (and not handed in). */
@@ -123,6 +132,7 @@ export function createPeriscope(
     ...(switches.web_search.enabled ? [webSearch as Tool] : []),
     ...(switches.image_search.enabled ? [imageSearch as Tool] : []),
   ];
+  const credits = createCreditAccounts(state);
   return {
     config: validated,
     tools,
@@ -144,8 +154,19 @@ export function createPeriscope(
               ),
             ),
           ),
+    extract: (input) =>
+      extractPage({
+        ...input,
+        limits: {
+          pdfMaxPages: validated.fetch.pdfMaxPages,
+          pdfMaxBytes: validated.fetch.pdfMaxBytes,
+          imageMaxBytes: validated.fetch.imageMaxBytes,
+          ...input.limits,
+        },
+      }),
     usage: async (query) => readUsage(await state.get(), query),
-    credits: createCreditAccounts(state),
+    credits,
+    keys: createKeyAccounts(state, credits),
     store: () => state.get(),
     close: async () => {
       await Promise.all([fetchChain.close(), state.close()]);
@@ -174,6 +195,8 @@ export {
 } from './agent/run-agent.ts';
 export { loadConfig, validateConfig } from './config/load-config.ts';
 export type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
+export type { ExtractedPage, ExtractPageInput } from './content/extract-page.ts';
+export type { ExtractMode } from './content/types.ts';
 export {
   ERROR_CODES,
   type ErrorCode,
@@ -184,6 +207,8 @@ export {
   type ReasonsByCode,
   type ToolErrorData,
 } from './errors.ts';
+export type { RateSetting } from './keys/api-keys.ts';
+export type { ApiKeyInfo, CreatedKey, CreateKeyInput, KeyAccounts } from './keys/key-accounts.ts';
 export { type ThrowForStatusOptions, throwForStatus } from './net/http-status.ts';
 export type { HttpFetch, HttpResponse, LookupFunction } from './net/types.ts';
 export type { CreditAccounts } from './policy/credit-accounts.ts';

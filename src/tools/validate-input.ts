@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { PeriscopeError } from '../errors.ts';
+import { inputIssueOf } from '../input-issue.ts';
 import { blockedUnparsableUrl } from '../net/url-policy.ts';
 
 /** Parse tool input; every problem is named in one line the model (or a person) can act on. */
@@ -9,7 +10,11 @@ export function validateInput<T>(schema: z.ZodType<T>, input: unknown, toolName:
   const problems = result.error.issues.map(
     (issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`,
   );
-  throw new PeriscopeError('INVALID_INPUT', `invalid ${toolName} arguments: ${problems.join('; ')}`);
+  // The first problem as data (`field`, `constraint`), for surfaces that word it themselves (the CLI's flags).
+  const first = result.error.issues[0];
+  throw new PeriscopeError('INVALID_INPUT', `invalid ${toolName} arguments: ${problems.join('; ')}`, {
+    details: first ? { ...inputIssueOf(first) } : {},
+  });
 }
 
 const WITH_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;

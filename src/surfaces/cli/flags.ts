@@ -125,6 +125,18 @@ export function integerFlag(values: ParsedFlags, name: string, minimum = 0): num
   return value;
 }
 
+/**
+ * A number flag as given, for the schema that judges it (a tool's, the key operations'): the number, or the text
+ * itself when it is not one (the schema then says a whole number was expected). `1_000` is 1000.
+ */
+export function numberFlag(values: ParsedFlags, name: string): number | string | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const text = String(raw).replace(/_/g, '');
+  const value = Number(text);
+  return text.trim() === '' || Number.isNaN(value) ? String(raw) : value;
+}
+
 /** The `network` part of the config that the flags given override. */
 export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
   const network: Record<string, unknown> = {

@@ -1,35 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPeriscopeError } from '../../errors.ts';
 import type { Periscope } from '../../index.ts';
-import type { Store } from '../../store/store.ts';
-import {
-  type ApiKeyRecord,
-  checkAgentId,
-  createApiKey,
-  listApiKeys,
-  parseRate,
-  revokeApiKey,
-} from './api-keys.ts';
+import { checkAgentId } from '../../keys/api-keys.ts';
 import type { Principal } from './auth.ts';
 import { GatewayError, readJsonBody, sendJson } from './http-io.ts';
 
-/** What a key record shows over HTTP: everything but the hash. */
-export function publicKey(record: ApiKeyRecord): Omit<ApiKeyRecord, 'hash'> {
-  const { hash: _hash, ...shown } = record;
-  return shown;
-}
-
 /**
  * `/v1/admin/keys` (GET list, POST create), `/v1/admin/keys/{id}` (DELETE revoke) and `/v1/admin/credits`
- * (POST `{ agent, amount, reason? }`: a grant). Admin keys only.
+ * (POST `{ agent, amount, reason? }`: a grant), through the Periscope's key and credit operations. Admin keys only.
  */
 export async function handleAdmin(
   request: IncomingMessage,
   response: ServerResponse,
   path: string,
-  context: { periscope: Periscope; store: Store; principal: Principal; maxBodyBytes: number },
+  context: { periscope: Periscope; principal: Principal; maxBodyBytes: number },
 ): Promise<void> {
-  const { store, principal } = context;
+  const { principal } = context;
   if (!principal.admin) {
     throw new GatewayError(
       403,
@@ -42,26 +28,21 @@ export async function handleAdmin(
   const method = request.method ?? 'GET';
   if (path === '/v1/admin/keys') {
     if (method === 'GET') {
-      sendJson(response, 200, { keys: (await listApiKeys(store)).map(publicKey) });
+      sendJson(response, 200, { keys: await context.periscope.keys.list() });
       return;
     }
     if (method === 'POST') {
       const body = asObject(await readJsonBody(request, context.maxBodyBytes));
-      const created = await invalidInputAs400(async () => {
-        const agent = checkAgentId(String(body.agent ?? ''));
-        const credits = optionalInteger(body.credits, 'credits');
-        const { key, record } = await createApiKey(store, {
-          agent,
+      // The agent id, credits, rate and note are judged by the key operation, before anything is written.
+      const created = await invalidInputAs400(() =>
+        context.periscope.keys.create({
+          agent: String(body.agent ?? ''),
           admin: body.admin === true,
-          ...(typeof body.rate === 'string' ? { rate: parseRate(body.rate) } : {}),
-          ...(typeof body.note === 'string' ? { note: body.note.slice(0, 200) } : {}),
-        });
-        const balance =
-          credits === undefined || credits === 0
-            ? undefined
-            : (await context.periscope.credits.grant(agent, credits)).balanceAfter;
-        return { key, record: publicKey(record), ...(balance === undefined ? {} : { balance }) };
-      });
+          ...(body.credits === undefined || body.credits === null ? {} : { credits: body.credits as number }),
+          ...(typeof body.rate === 'string' ? { rate: body.rate } : {}),
+          ...(typeof body.note === 'string' ? { note: body.note } : {}),
+        }),
+      );
       sendJson(response, 201, created);
       return;
     }
@@ -75,8 +56,8 @@ export async function handleAdmin(
       throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use DELETE to revoke a key', { allow: 'DELETE' });
     }
     const reference = safeDecode(keyRoute[1]);
-    const revoked = await invalidInputAs400(() => revokeApiKey(store, reference), 404);
-    sendJson(response, 200, { revoked: publicKey(revoked) });
+    const revoked = await invalidInputAs400(() => context.periscope.keys.revoke(reference), 404);
+    sendJson(response, 200, { revoked });
     return;
   }
   if (path === '/v1/admin/credits') {
@@ -113,7 +94,7 @@ function optionalInteger(value: unknown, name: string): number | undefined {
   return value;
 }
 
-/** INVALID_INPUT from the key functions is the client's mistake: 400 (or `status`). */
+/** INVALID_INPUT from the key and credit operations is the client's mistake: 400 (or `status`). */
 async function invalidInputAs400<T>(run: () => Promise<T>, status = 400): Promise<T> {
   try {
     return await run();

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { type ApiKeyRecord, listApiKeys, verifyApiKey } from '../../keys/api-keys.ts';
 import type { Store } from '../../store/store.ts';
-import { type ApiKeyRecord, listApiKeys, verifyApiKey } from './api-keys.ts';
 import { GatewayError } from './http-io.ts';
 
 /** Who a request runs as. */

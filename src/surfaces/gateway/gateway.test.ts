@@ -8,13 +8,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
 import { createPeriscope, type Periscope, type PeriscopeConfigInput } from '../../index.ts';
+import { createApiKey, revokeApiKey } from '../../keys/api-keys.ts';
 import { createMemoryStore } from '../../store/memory-store.ts';
 import { createSqliteStore } from '../../store/sqlite-store.ts';
 import type { Store } from '../../store/store.ts';
 import { httpCall } from '../../testing/http-call.ts';
 import { parsePrometheusText } from '../../testing/prometheus-text.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { createApiKey, revokeApiKey } from './api-keys.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 import { mountMcp } from './mount-mcp.ts';
 
@@ -284,6 +284,20 @@ describe('API keys', () => {
     assert.ok(listed.keys.some((entry) => entry.id === record.id));
     assert.ok(listed.keys.every((entry) => entry.hash === undefined));
     assert.ok(!listing.text.includes(key.slice(18)), 'the secret is never shown again');
+    // Everything is checked before anything is written: a bad grant leaves no key behind.
+    const refused = await httpCall(`${running.url}/v1/admin/keys`, {
+      headers: bearer(admin),
+      body: json({ agent: 'erin', credits: -5 }),
+    });
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(
+      (refused.json as { error: { message: string } }).error.message,
+      /credits must be a whole number ≥ 0/,
+    );
+    const keysAfter = (await httpCall(`${running.url}/v1/admin/keys`, { headers: bearer(admin) })).json as {
+      keys: Array<{ agent: string }>;
+    };
+    assert.ok(!keysAfter.keys.some((entry) => entry.agent === 'erin'));
 
     const granted = await httpCall(`${running.url}/v1/admin/credits`, {
       headers: bearer(admin),

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
 import { PeriscopeError } from '../../errors.ts';
 import type { Periscope } from '../../index.ts';
+import { listApiKeys } from '../../keys/api-keys.ts';
 import type { Store } from '../../store/store.ts';
 import type { Tool } from '../../tools/tool.ts';
 import { handleAdmin } from './admin-routes.ts';
-import { listApiKeys } from './api-keys.ts';
 import { createAuthenticator, type Principal } from './auth.ts';
 import { createGatewayMetrics } from './gateway-metrics.ts';
 import {
@@ -189,7 +189,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (path.startsWith('/v1/admin/')) {
       await handleAdmin(request, response, path, {
         periscope,
-        store: state,
         principal,
         maxBodyBytes: config.maxBodyBytes,
       });

@@ -1,5 +1,5 @@
 import type { Periscope } from '../../index.ts';
-import { checkAgentId, formatRate } from './api-keys.ts';
+import { checkAgentId, formatRate } from '../../keys/api-keys.ts';
 import type { Principal } from './auth.ts';
 import { GatewayError } from './http-io.ts';
 

@@ -1,10 +1,7 @@
-import { dirname } from 'node:path';
 import { resolveAgentEndpoint } from '../../../agent/resolve-endpoint.ts';
 import { type AgentTranscript, runAgent } from '../../../agent/run-agent.ts';
-import { loadConfig } from '../../../config/load-config.ts';
 import { toHttpClientOptions } from '../../../config/network-options.ts';
 import { isPeriscopeError } from '../../../errors.ts';
-import { createPeriscope } from '../../../index.ts';
 import { createHttpClient } from '../../../net/http-client.ts';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.ts';
 import {
@@ -19,6 +16,7 @@ import {
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 import { createCallProgress, showsProgress } from '../progress.ts';
 
 export const ASK_HELP = `Usage: periscope ask <question…> [options]
@@ -71,12 +69,8 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
   if (baseUrl !== undefined && !/^https?:\/\/\S+$/i.test(baseUrl)) {
     throw new UsageError(`--base-url must be an http(s) URL, got '${baseUrl}'`);
   }
-  const { config, source } = loadConfig({
-    configPath: values.config as string | undefined,
-    env: io.env,
-    cwd: io.cwd,
-    overrides: { network: networkOverrides(values) },
-  });
+  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
+  const { config } = periscope;
   let endpoint: ReturnType<typeof resolveAgentEndpoint>;
   try {
     endpoint = resolveAgentEndpoint(
@@ -88,13 +82,13 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
       io.env,
     );
   } catch (error) {
+    await periscope.close();
     if (isPeriscopeError(error) && error.code === 'NOT_CONFIGURED') {
       writeLine(io.stderr, `periscope ask: ${error.message}`);
       return EXIT_USAGE;
     }
     throw error;
   }
-  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
   const http = createHttpClient(toHttpClientOptions(config.network, { env: io.env }));
   const json = Boolean(values.json);
   const agentId = agentFlag(values);

@@ -1,8 +1,8 @@
-import { loadConfig } from '../../../config/load-config.ts';
-import { createPeriscope, type LedgerEntry, type Periscope } from '../../../index.ts';
+import type { LedgerEntry, Periscope } from '../../../index.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, UsageError } from '../cli-error.ts';
 import { COMMON_FLAGS, integerFlag, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 
 export const CREDITS_HELP = `Usage: periscope credits show [agent] [--json]
        periscope credits grant <agent> <amount>
@@ -54,12 +54,7 @@ export async function creditsCommand(argv: string[], io: CliIo): Promise<number>
   }
   const amount = subcommand === 'grant' ? parseAmount(rest[1] as string) : undefined;
   const limit = integerFlag(values, 'limit', 1);
-  const { config } = loadConfig({
-    configPath: typeof values.config === 'string' ? values.config : undefined,
-    env: io.env,
-    cwd: io.cwd,
-  });
-  const periscope = createPeriscope(config, { env: io.env });
+  const { periscope } = openPeriscope(io, values);
   try {
     if (subcommand === 'grant')
       return await grant(periscope, rest[0] as string, amount as number, values, io);

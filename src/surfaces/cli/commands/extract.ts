@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { parseContentType } from '../../../content/content-type.ts';
-import { renderContent } from '../../../content/render-content.ts';
-import { sniffContent } from '../../../content/sniff.ts';
-import { PeriscopeError } from '../../../errors.ts';
+import { extractPage } from '../../../content/extract-page.ts';
+import type { ExtractMode } from '../../../content/types.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
+import { asUsageError } from '../flag-input.ts';
 import { COMMON_FLAGS, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 
@@ -31,35 +30,21 @@ export async function extractCommand(argv: string[], io: CliIo): Promise<number>
       'extract is offline and reads no config; drop --config (it takes only --url, --mode, --json)',
     );
   if (positionals.length > 1) throw new UsageError(`expected one file, got ${positionals.length}`);
-  const mode = values.mode ?? 'markdown';
-  if (mode !== 'markdown' && mode !== 'text')
-    throw new UsageError(`--mode must be markdown or text, got '${mode}'`);
-  const pageUrl = (values.url as string | undefined) ?? 'http://localhost/';
-  if (!URL.canParse(pageUrl))
-    throw new UsageError(`--url '${pageUrl}' is not a valid URL; give an absolute URL`);
   const file = positionals[0];
-  const name = file === undefined || file === '-' ? 'stdin' : file;
-  const body = await readInput(file, io);
-  const headers = { 'content-type': 'text/html' };
-  // Named here as the input, not as "the response" renderContent would call it.
-  if (sniffContent(body, parseContentType(headers['content-type'])).kind === 'binary') {
-    throw new PeriscopeError(
-      'UNSUPPORTED_CONTENT',
-      `${name} is binary data, not HTML; give an HTML page (or a PDF or an image)`,
-    );
-  }
-  const content = await renderContent({ url: pageUrl, headers, body, mode });
-  if (content.text.trim() === '') throw emptyError(name);
+  const bytes = await readInput(file, io);
+  // The library's extract decides what the input is (binary, empty) and judges --mode and --url.
+  const input = {
+    bytes,
+    name: file === undefined || file === '-' ? 'stdin' : file,
+    ...(typeof values.url === 'string' ? { url: values.url } : {}),
+    ...(typeof values.mode === 'string' ? { mode: values.mode as ExtractMode } : {}),
+  };
+  const content = await extractPage(input).catch((error: unknown) => {
+    throw asUsageError(error, { mode: '--mode', url: '--url' }, values);
+  });
   if (values.json) writeLine(io.stdout, JSON.stringify(content, null, 2));
   else writeLine(io.stdout, content.text);
   return EXIT_OK;
-}
-
-function emptyError(name: string): PeriscopeError {
-  return new PeriscopeError(
-    'EMPTY_CONTENT',
-    `${name} has no readable text (an empty page, or one that builds its text with JavaScript)`,
-  );
 }
 
 async function readInput(file: string | undefined, io: CliIo): Promise<Uint8Array> {

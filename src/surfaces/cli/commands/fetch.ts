@@ -1,22 +1,28 @@
 import { hintFor as callHint } from '../../../agent/call-hint.ts';
-import { loadConfig } from '../../../config/load-config.ts';
 import type { ToolErrorData } from '../../../errors.ts';
-import { createPeriscope } from '../../../index.ts';
 import type { ToolResult } from '../../../tools/tool-result.ts';
-import { listsSectionsAfter, readOnHint, type WebFetchData } from '../../../tools/web-fetch.ts';
+import {
+  listsSectionsAfter,
+  readOnHint,
+  type WebFetchData,
+  type WebFetchInput,
+  webFetchInputSchema,
+} from '../../../tools/web-fetch.ts';
+import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
   agentFlag,
   COMMON_FLAGS,
-  integerFlag,
   NETWORK_FLAGS,
   NETWORK_FLAGS_HELP,
   networkOverrides,
+  numberFlag,
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 import { printToolResult } from '../print-tool-result.ts';
 import { withProgress } from '../progress.ts';
 
@@ -55,8 +61,7 @@ function errorHint(error: ToolErrorData): string {
   const flag = typeof details.limit === 'string' ? LIMIT_FLAGS[details.limit] : undefined;
   if (flag) return ` (raise it with ${flag} N)`;
   if (error.code !== 'URL_BLOCKED') return '';
-  if (details.reason === 'scheme')
-    return /only http and https/.test(error.message) ? '' : ' (only http and https URLs can be fetched)';
+  // A scheme refusal says itself that only http and https can be fetched.
   // A private, loopback or otherwise non-public address, given or resolved, or a local host name: the allow-list
   // can open it. Other refusals (a scheme, a DNS answer that is not an address) are not a network to trust.
   const isAddressBlock = typeof details.address === 'string' || details.reason === 'loopback';
@@ -64,6 +69,9 @@ function errorHint(error: ToolErrorData): string {
     ? ' (if you trust that network, open it with --allow-private-network <cidr|host>)'
     : '';
 }
+
+/** The flag that sets each input field, for usage messages. */
+const INPUT_FLAGS = { extractMode: '--mode', maxChars: '--max-chars', startIndex: '--start' };
 
 const FLAGS = {
   ...COMMON_FLAGS,
@@ -87,28 +95,21 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
         : `expected one URL, got ${positionals.length}; quote URLs that contain spaces`,
     );
   }
-  const mode = values.mode;
-  if (mode !== undefined && mode !== 'markdown' && mode !== 'text') {
-    throw new UsageError(`--mode must be markdown or text, got '${mode}'`);
-  }
   const agentId = agentFlag(values);
-  const { config } = loadConfig({
-    configPath: values.config as string | undefined,
-    env: io.env,
-    cwd: io.cwd,
-    overrides: { network: networkOverrides(values) },
-  });
-  const periscope = createPeriscope(config, { env: io.env });
-  const maxChars = integerFlag(values, 'max-chars', 100);
-  const startIndex = integerFlag(values, 'start', 0);
+  const mode = values.mode;
+  const maxChars = numberFlag(values, 'max-chars');
+  const startIndex = numberFlag(values, 'start');
   const input = {
     url: positionals[0] as string,
-    ...(mode ? { extractMode: mode as 'markdown' | 'text' } : {}),
+    ...(mode === undefined ? {} : { extractMode: mode }),
     ...(maxChars === undefined ? {} : { maxChars }),
     ...(startIndex === undefined ? {} : { startIndex }),
   };
+  // The tool's schema judges the input the flags make; the CLI only names the flag in the message.
+  checkToolInput(webFetchInputSchema, input, 'web_fetch', INPUT_FLAGS, values);
+  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
   const result = await withProgress(io, callHint({ name: 'web_fetch', input }), () =>
-    periscope.fetch(input, { agentId }),
+    periscope.fetch(input as WebFetchInput, { agentId }),
   );
   await periscope.close();
   return printToolResult(io, result, { json: Boolean(values.json), render: forPeople, hint: errorHint });

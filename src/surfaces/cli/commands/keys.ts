@@ -1,18 +1,10 @@
-import { loadConfig } from '../../../config/load-config.ts';
-import { isPeriscopeError } from '../../../errors.ts';
-import { openStore } from '../../../store/open-store.ts';
-import type { Store } from '../../../store/store.ts';
-import {
-  type ApiKeyRecord,
-  createApiKey,
-  formatRate,
-  listApiKeys,
-  parseRate,
-  revokeApiKey,
-} from '../../gateway/api-keys.ts';
+import type { ApiKeyInfo, Periscope } from '../../../index.ts';
+import { formatRate } from '../../../keys/api-keys.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
-import { COMMON_FLAGS, integerFlag, parseFlags } from '../flags.ts';
+import { asUsageError } from '../flag-input.ts';
+import { COMMON_FLAGS, numberFlag, type ParsedFlags, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine, writeTable } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 
 export const KEYS_HELP = `Usage: periscope keys create --agent ID [--credits N] [--rate N/unit] [--admin] [--note TEXT]
        periscope keys list [--json]
@@ -28,7 +20,7 @@ Options:
   --credits N       grant the agent N credits now (a ledger entry; the agent's, shared by its keys)
   --rate N/unit     this key's own rate limit, e.g. 60/min, 1000/hour (over it the gateway answers 429)
   --admin           may create and revoke keys and grant credits over HTTP (/v1/admin/…)
-  --note TEXT       a label shown by 'keys list'
+  --note TEXT       a label shown by 'keys list' (up to 200 characters; longer is cut)
   --json            print JSON
   --config FILE     config file (its store.url is where keys live)
   -h, --help        this help`;
@@ -55,58 +47,38 @@ export async function keysCommand(argv: string[], io: CliIo): Promise<number> {
   if (!['create', 'list', 'revoke'].includes(action)) {
     throw new UsageError(`unknown keys action '${action}'; actions are create, list, revoke`);
   }
-  const { config } = loadConfig({
-    configPath: typeof values.config === 'string' ? values.config : undefined,
-    env: io.env,
-    cwd: io.cwd,
-  });
-  const store = await openStore(config.store.url);
+  const { periscope } = openPeriscope(io, values);
   try {
-    if (action === 'create') {
-      return await create(store, values, rest, io, config.limits.credits.enabled);
-    }
-    if (action === 'list') return await list(store, values.json === true, rest, io);
-    return await revoke(store, rest, io, values.json === true);
+    if (action === 'create') return await create(periscope, values, rest, io);
+    if (action === 'list') return await list(periscope, values.json === true, rest, io);
+    return await revoke(periscope, rest, io, values.json === true);
+  } catch (error) {
+    throw asUsageError(error, CREATE_FLAGS, values);
   } finally {
-    await store.close();
+    await periscope.close();
   }
 }
 
-async function create(
-  store: Store,
-  values: ReturnType<typeof parseFlags>['values'],
-  rest: string[],
-  io: CliIo,
-  creditsEnforced: boolean,
-): Promise<number> {
+/** The flag that sets each field of a key, for usage messages. */
+const CREATE_FLAGS = { agent: '--agent', credits: '--credits', rate: '--rate', note: '--note' };
+
+async function create(periscope: Periscope, values: ParsedFlags, rest: string[], io: CliIo): Promise<number> {
   if (rest.length > 0) throw new UsageError(`keys create takes no arguments, got '${rest.join(' ')}'`);
   if (typeof values.agent !== 'string') throw new UsageError('keys create needs --agent ID');
-  const credits = integerFlag(values, 'credits', 0);
-  const rate =
-    typeof values.rate === 'string' ? await usage(() => parseRate(values.rate as string)) : undefined;
-  const { key, record } = await usage(() =>
-    createApiKey(store, {
-      agent: values.agent as string,
-      admin: values.admin === true,
-      ...(rate ? { rate } : {}),
-      ...(typeof values.note === 'string' ? { note: values.note } : {}),
-    }),
-  );
-  const balance =
-    credits === undefined || credits === 0
-      ? undefined
-      : (
-          await store.ledgerApply(record.agent, {
-            delta: credits,
-            reason: 'grant',
-            requireNonNegative: false,
-          })
-        ).balance;
+  const credits = numberFlag(values, 'credits');
+  const { key, record, balance } = await periscope.keys.create({
+    agent: values.agent,
+    admin: values.admin === true,
+    // The key operation judges these (a whole number ≥ 0, a rate such as 60/min); the CLI names the flag.
+    ...(credits === undefined ? {} : { credits: credits as number }),
+    ...(typeof values.rate === 'string' ? { rate: values.rate } : {}),
+    ...(typeof values.note === 'string' ? { note: values.note } : {}),
+  });
+  const { location } = await periscope.store();
   if (values.json) {
-    const { hash: _hash, ...shown } = record;
     writeLine(
       io.stdout,
-      JSON.stringify({ key, ...shown, ...(balance === undefined ? {} : { balance }) }, null, 2),
+      JSON.stringify({ key, ...record, ...(balance === undefined ? {} : { balance }) }, null, 2),
     );
     return EXIT_OK;
   }
@@ -118,9 +90,9 @@ async function create(
   ].filter(Boolean);
   writeLine(
     io.stderr,
-    `created key ${record.id} for agent ${record.agent}${extras.length ? ` (${extras.join(', ')})` : ''} in ${store.location}; it is shown only now`,
+    `created key ${record.id} for agent ${record.agent}${extras.length ? ` (${extras.join(', ')})` : ''} in ${location}; it is shown only now`,
   );
-  if (balance !== undefined && !creditsEnforced) {
+  if (balance !== undefined && !periscope.config.limits.credits.enabled) {
     writeLine(
       io.stderr,
       'note: limits.credits.enabled is false in this config: the balance is kept, but calls do not spend it',
@@ -129,30 +101,23 @@ async function create(
   return EXIT_OK;
 }
 
-async function list(store: Store, json: boolean, rest: string[], io: CliIo): Promise<number> {
+async function list(periscope: Periscope, json: boolean, rest: string[], io: CliIo): Promise<number> {
   if (rest.length > 0) throw new UsageError(`keys list takes no arguments, got '${rest.join(' ')}'`);
-  const keys = await listApiKeys(store);
+  const keys = await periscope.keys.list();
   if (json) {
-    writeLine(
-      io.stdout,
-      JSON.stringify(
-        keys.map(({ hash: _hash, ...shown }) => shown),
-        null,
-        2,
-      ),
-    );
+    writeLine(io.stdout, JSON.stringify(keys, null, 2));
     return EXIT_OK;
   }
   if (keys.length === 0) {
     writeLine(
       io.stdout,
-      `no API keys in ${store.location}; create one with 'periscope keys create --agent ID'`,
+      `no API keys in ${(await periscope.store()).location}; create one with 'periscope keys create --agent ID'`,
     );
     return EXIT_OK;
   }
   const rows = [
     ['id', 'agent', 'admin', 'rate', 'created', 'status', 'note'],
-    ...keys.map((key: ApiKeyRecord) => [
+    ...keys.map((key: ApiKeyInfo) => [
       key.id,
       key.agent,
       key.admin ? 'yes' : '',
@@ -166,26 +131,15 @@ async function list(store: Store, json: boolean, rest: string[], io: CliIo): Pro
   return EXIT_OK;
 }
 
-async function revoke(store: Store, rest: string[], io: CliIo, json: boolean): Promise<number> {
+async function revoke(periscope: Periscope, rest: string[], io: CliIo, json: boolean): Promise<number> {
   if (rest.length !== 1 || rest[0] === undefined) {
     throw new UsageError('keys revoke needs one key id (see periscope keys list)');
   }
-  const record = await usage(() => revokeApiKey(store, rest[0] as string));
+  const record = await periscope.keys.revoke(rest[0] as string);
   if (json) {
-    const { hash: _hash, ...shown } = record;
-    writeLine(io.stdout, JSON.stringify(shown, null, 2));
+    writeLine(io.stdout, JSON.stringify(record, null, 2));
   } else {
     writeLine(io.stdout, `revoked key ${record.id} (agent ${record.agent}) at ${record.revokedAt}`);
   }
   return EXIT_OK;
-}
-
-/** INVALID_INPUT from the key functions is a usage mistake (exit 2). */
-async function usage<T>(run: () => T | Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (isPeriscopeError(error) && error.code === 'INVALID_INPUT') throw new UsageError(error.message);
-    throw error;
-  }
 }

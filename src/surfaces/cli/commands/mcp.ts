@@ -1,12 +1,10 @@
-import { dirname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { format } from 'node:util';
-import { loadConfig } from '../../../config/load-config.ts';
-import { createPeriscope } from '../../../index.ts';
 import { selectTools, splitToolList } from '../../mcp/select-tools.ts';
 import { EXIT_OK } from '../cli-error.ts';
 import { COMMON_FLAGS, NETWORK_FLAGS, NETWORK_FLAGS_HELP, networkOverrides, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 
 export const MCP_HELP = `Usage: periscope mcp [options]
 
@@ -40,13 +38,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, MCP_HELP);
     return EXIT_OK;
   }
-  const { config, source } = loadConfig({
-    configPath: values.config as string | undefined,
-    env: io.env,
-    cwd: io.cwd,
-    overrides: { network: networkOverrides(values) },
-  });
-  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
+  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
   const names = typeof values.tools === 'string' ? splitToolList(values.tools) : periscope.config.mcp.tools;
   const { tools, switchedOff } = selectTools(periscope.tools, names, values.tools ? '--tools' : 'mcp.tools');
   for (const name of switchedOff) {

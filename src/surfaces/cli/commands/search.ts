@@ -1,22 +1,24 @@
-import { dirname } from 'node:path';
-import { loadConfig } from '../../../config/load-config.ts';
-import { createPeriscope } from '../../../index.ts';
+import type { Periscope } from '../../../index.ts';
+import { type ImageSearchInput, imageSearchInputSchema } from '../../../tools/image-search.ts';
 import { searchStartLine } from '../../../tools/search-summary.ts';
 import type { ToolResult } from '../../../tools/tool-result.ts';
+import { type WebSearchInput, webSearchInputSchema } from '../../../tools/web-search.ts';
+import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
   agentFlag,
   COMMON_FLAGS,
-  integerFlag,
   NETWORK_FLAGS,
   NETWORK_FLAGS_HELP,
   networkOverrides,
+  numberFlag,
   type ParsedFlags,
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 import { printToolResult } from '../print-tool-result.ts';
 import { withProgress } from '../progress.ts';
 
@@ -84,13 +86,20 @@ const IMAGES_FLAGS = {
   layout: { type: 'string' },
 } as const;
 
-function choice<T extends string>(values: ParsedFlags, name: string, allowed: readonly T[]): T | undefined {
-  const value = values[name];
-  if (value === undefined) return undefined;
-  if (!allowed.includes(value as T)) {
-    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got '${String(value)}'`);
-  }
-  return value as T;
+/** The flag that sets each input field, for usage messages. */
+const INPUT_FLAGS = {
+  count: '--count',
+  freshness: '--freshness',
+  region: '--region',
+  language: '--language',
+  size: '--size',
+  type: '--type',
+  layout: '--layout',
+};
+
+/** The input without the fields no flag set. */
+function defined(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
 }
 
 function text(values: ParsedFlags, name: string): string | undefined {
@@ -122,44 +131,32 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
       `missing query; usage: periscope ${command} <query…> (see 'periscope ${command} --help')`,
     );
   }
-  const count = integerFlag(values, 'count', 1);
-  if (count !== undefined && count > 20) throw new UsageError(`--count must be 20 or less, got ${count}`);
-  const { config, source } = loadConfig({
-    configPath: text(values, 'config'),
-    env: io.env,
-    cwd: io.cwd,
-    overrides: { network: networkOverrides(values) },
-  });
-  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
+  // The tool's schema judges the input the flags make; the CLI only names the flag in the message.
+  const count = numberFlag(values, 'count');
   const provider = text(values, 'provider');
   const options = { agentId: agentFlag(values), ...(provider === undefined ? {} : { provider }) };
-  let call: () => Promise<ToolResult>;
+  let call: (periscope: Periscope) => Promise<ToolResult>;
   if (command === 'search') {
-    const freshness = choice(values, 'freshness', ['day', 'week', 'month', 'year'] as const);
     const region = text(values, 'region');
     const language = text(values, 'language');
-    const input = {
+    const input = defined({
       query,
-      ...(count === undefined ? {} : { count }),
-      ...(freshness ? { freshness } : {}),
+      count,
+      freshness: values.freshness,
       ...(region ? { region } : {}),
       ...(language ? { language } : {}),
-    };
-    call = () => periscope.search(input, options);
+    });
+    checkToolInput(webSearchInputSchema, input, 'web_search', INPUT_FLAGS, values);
+    call = (periscope) => periscope.search(input as WebSearchInput, options);
   } else {
-    const size = choice(values, 'size', ['small', 'medium', 'large', 'wallpaper'] as const);
-    const type = choice(values, 'type', ['photo', 'clipart', 'gif', 'transparent', 'line'] as const);
-    const layout = choice(values, 'layout', ['square', 'tall', 'wide'] as const);
-    const input = {
-      query,
-      ...(count === undefined ? {} : { count }),
-      ...(size ? { size } : {}),
-      ...(type ? { type } : {}),
-      ...(layout ? { layout } : {}),
-    };
-    call = () => periscope.imageSearch(input, options);
+    const input = defined({ query, count, size: values.size, type: values.type, layout: values.layout });
+    checkToolInput(imageSearchInputSchema, input, 'image_search', INPUT_FLAGS, values);
+    call = (periscope) => periscope.imageSearch(input as ImageSearchInput, options);
   }
-  const result = await withProgress(io, searchStartLine(command, query), call, { startLine: true });
+  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
+  const result = await withProgress(io, searchStartLine(command, query), () => call(periscope), {
+    startLine: true,
+  });
   await periscope.close();
   return printToolResult(io, result, { json: Boolean(values.json) });
 }

@@ -1,7 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { loadConfig } from '../../../config/load-config.ts';
-import { createPeriscope } from '../../../index.ts';
 import { startBanner } from '../../gateway/banner.ts';
 import { createGateway } from '../../gateway/gateway.ts';
 import { mountMcp } from '../../gateway/mount-mcp.ts';
@@ -15,6 +12,7 @@ import {
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 
 export const SERVE_HELP = `Usage: periscope serve [--port N] [--host H] [--config FILE]
 
@@ -57,13 +55,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const gateway: Record<string, unknown> = {};
   if (port !== undefined) gateway.port = port;
   if (typeof values.host === 'string') gateway.host = values.host;
-  const { config, source } = loadConfig({
-    configPath: typeof values.config === 'string' ? values.config : undefined,
-    env: io.env,
-    cwd: io.cwd,
-    overrides: { network: networkOverrides(values), gateway },
-  });
-  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
+  const { periscope, source } = openPeriscope(io, values, { network: networkOverrides(values), gateway });
+  const { config } = periscope;
   const server = createGateway({ periscope, mcp: mountMcp, version: packageVersion() });
   let listening: Awaited<ReturnType<typeof server.listen>>;
   try {

@@ -1,6 +1,4 @@
-import { dirname } from 'node:path';
-import { loadConfig } from '../../../config/load-config.ts';
-import { createPeriscope, type Periscope, type UsageQuery, type UsageReport } from '../../../index.ts';
+import type { Periscope, UsageQuery, UsageReport } from '../../../index.ts';
 import type { ProviderStatus } from '../../../search/chain.ts';
 import type { QuotaInfo } from '../../../search/types.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
@@ -14,6 +12,7 @@ import {
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine, writeTable } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 import { usageLines } from './usage-table.ts';
 
 export const STATUS_HELP = `Usage: periscope status [--json] [--day YYYY-MM-DD] [--agent ID] [--config FILE]
@@ -44,13 +43,8 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
     throw new UsageError(`status takes no arguments, got '${positionals.join(' ')}'`);
   }
   const usageQuery = usageQueryOf(values);
-  const { config, source } = loadConfig({
-    configPath: typeof values.config === 'string' ? values.config : undefined,
-    env: io.env,
-    cwd: io.cwd,
-    overrides: { network: networkOverrides(values) },
-  });
-  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
+  const { periscope, source } = openPeriscope(io, values, { network: networkOverrides(values) });
+  const { config } = periscope;
   const { providers } = await periscope.status({ quota: true });
   const usage = await readUsageFor(periscope, usageQuery);
   await periscope.close();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMemoryStore } from '../../store/memory-store.ts';
+import { createMemoryStore } from '../store/memory-store.ts';
 import {
   createApiKey,
   formatRate,

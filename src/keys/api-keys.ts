@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { PeriscopeError } from '../../errors.ts';
-import type { Store } from '../../store/store.ts';
+import { PeriscopeError } from '../errors.ts';
+import type { Store } from '../store/store.ts';
 
 /**
  * Gateway API keys, kept in the Store. A key is `psk_<id>_<secret>`: `id` (12 hex digits) names the record and is

@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+
+/**
+ * What an input value broke, as data: a surface words it for its own users (the CLI names the flag:
+ * `--count must be 20 or less, got 50`) without reading the message.
+ */
+export type InputConstraint =
+  /** A number (or a text's length, `of: 'characters'`) at most `maximum`. */
+  | { kind: 'at-most'; maximum: number; of?: 'characters' | 'items' }
+  /** A number (or a text's length) at least `minimum`. */
+  | { kind: 'at-least'; minimum: number; of?: 'characters' | 'items' }
+  | { kind: 'whole-number' }
+  | { kind: 'one-of'; values: string[] }
+  /** A text of a given form, described in words (`a two-letter country code such as us or de`). */
+  | { kind: 'format'; description: string }
+  /** Any other type mismatch: `expected` names the type (`string`, `boolean`, …). */
+  | { kind: 'type'; expected: string }
+  | { kind: 'other' };
+
+/** The input field a problem is about (`count`, `providerOptions.brave.safesearch`) and what it broke. */
+export interface InputIssue {
+  field: string;
+  constraint: InputConstraint;
+}
+
+/** A zod issue → the field it names (`input` for the whole object) and the constraint it broke. */
+export function inputIssueOf(issue: z.core.$ZodIssue): InputIssue {
+  return { field: issue.path.map(String).join('.') || 'input', constraint: constraintOf(issue) };
+}
+
+function constraintOf(issue: z.core.$ZodIssue): InputConstraint {
+  switch (issue.code) {
+    case 'too_big':
+      return { kind: 'at-most', maximum: Number(issue.maximum), ...lengthOf(issue.origin) };
+    case 'too_small':
+      return { kind: 'at-least', minimum: Number(issue.minimum), ...lengthOf(issue.origin) };
+    case 'invalid_value':
+      return { kind: 'one-of', values: issue.values.map(String) };
+    case 'invalid_format':
+      return { kind: 'format', description: issue.message };
+    case 'invalid_type':
+      return issue.expected === 'int' ? { kind: 'whole-number' } : { kind: 'type', expected: issue.expected };
+    default:
+      return { kind: 'other' };
+  }
+}
+
+function lengthOf(origin: string): { of?: 'characters' | 'items' } {
+  if (origin === 'string') return { of: 'characters' };
+  if (origin === 'array' || origin === 'set') return { of: 'items' };
+  return {};
+}
