@@ -104,3 +104,32 @@ test('no core folder imports a surface', () => {
   const found = violations(isCore, (path) => isIn(path, 'src/surfaces'));
   assert.deepEqual(found, []);
 });
+
+test('the shipped rooms below the tools (net, content, config, services, store, search, fetch) import none above them', () => {
+  // Their tests may assemble the whole (createPeriscope, a tool) to check a part in place; the code may not.
+  const below = [
+    'src/net',
+    'src/content',
+    'src/config',
+    'src/services',
+    'src/store',
+    'src/search',
+    'src/fetch',
+  ];
+  const above = ['src/tools', 'src/policy', 'src/agent', 'src/keys', 'src/surfaces'];
+  const found = violations(
+    (path) => below.some((folder) => isIn(path, folder)) && !path.endsWith('.test.ts'),
+    (path) => above.some((folder) => isIn(path, folder)) || path === 'src/index.ts',
+  );
+  assert.deepEqual(found, []);
+});
+
+test('config, which every room reads, imports no store', () => {
+  assert.deepEqual(
+    violations(
+      (path) => isIn(path, 'src/config'),
+      (path) => isIn(path, 'src/store'),
+    ),
+    [],
+  );
+});

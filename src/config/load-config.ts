@@ -4,10 +4,10 @@ import { homedir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { PeriscopeError } from '../errors.ts';
-import { DEFAULT_STORE_URL } from '../store/open-store.ts';
 import { SCHEMA_KEY } from './config-json-schema.ts';
 import { interpolateEnvironment } from './interpolate.ts';
 import { configSchema, type PeriscopeConfig } from './schema.ts';
+import { DEFAULT_STORE_URL } from './store-url.ts';
 
 export interface LoadConfigOptions {
   /** `--config`: a file that must exist. */

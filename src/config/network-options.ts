@@ -1,6 +1,6 @@
+import type { HttpClientOptions } from '../net/http-client.ts';
 import type { NetworkPolicy } from '../net/network-policy.ts';
 import { proxyVariables } from '../net/proxy.ts';
-import type { HttpClientOptions } from '../net/types.ts';
 import type { NetworkConfig } from './schema.ts';
 
 /** One effective proxy setting; `variable` names the environment variable it came from (absent: the config). */

@@ -10,8 +10,8 @@ import { isPeriscopeError, type PeriscopeError } from '../errors.ts';
 import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { type LoopbackServer, startRawServer } from '../testing/loopback-server.ts';
 import { measureMemoryGrowth } from '../testing/memory-growth.ts';
-import { createHttpClient } from './http-client.ts';
-import type { HttpClientOptions, NetworkLimits } from './types.ts';
+import { createHttpClient, type HttpClientOptions } from './http-client.ts';
+import type { NetworkLimits } from './types.ts';
 
 const LIMITS: NetworkLimits = {
   connectTimeoutMs: 200,

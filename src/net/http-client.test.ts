@@ -7,8 +7,9 @@ import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { type LoopbackServer, startHttpServerOn } from '../testing/loopback-server.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { TEST_TLS_CERT } from '../testing/tls-fixtures.ts';
+import type { HttpClientOptions } from './http-client.ts';
 import { createHttpClient, DEFAULT_USER_AGENT } from './http-client.ts';
-import type { HttpClientOptions, LookupFunction } from './types.ts';
+import type { LookupFunction } from './types.ts';
 
 // All servers are on 127.0.0.1 / 127.0.0.2, opened explicitly; the connect guard refuses anything else.
 const LOOPBACK = ['127.0.0.1/32', '127.0.0.2/32', '127.0.0.3/32'];

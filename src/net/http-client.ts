@@ -8,11 +8,19 @@ import {
 } from '../errors.ts';
 import { abortedError, timeoutError } from './net-errors.ts';
 import { DEFAULT_NETWORK_LIMITS, resolveNetworkLimits } from './network-limits.ts';
-import { createNetworkPolicy, type NetworkPolicy } from './network-policy.ts';
+import { createNetworkPolicy, type NetworkPolicy, type NetworkPolicySettings } from './network-policy.ts';
 import { createProxyRouter } from './proxy.ts';
 import { followRedirect, type HopRequestState, REDIRECT_STATUSES, redirectKey } from './redirects.ts';
 import { sendHop } from './send-hop.ts';
-import type { HttpClientOptions, HttpFetch, HttpRequest, HttpResponse } from './types.ts';
+import type {
+  ConnectAttempt,
+  HttpFetch,
+  HttpRequest,
+  HttpResponse,
+  LookupFunction,
+  NetworkLimits,
+  ProxySettings,
+} from './types.ts';
 import { parseHttpUrl, redactUrl, type UrlTarget } from './url-policy.ts';
 
 export const DEFAULT_USER_AGENT = 'Periscope/0.1 (+https://github.com/periscope)';
@@ -110,6 +118,30 @@ function redirectError(
     retryable: false,
     details: { url, ...details },
   });
+}
+
+export interface HttpClientOptions extends Partial<NetworkLimits>, NetworkPolicySettings {
+  /**
+   * The deployment's network policy (src/net/network-policy.ts): the allow-list and resolver the client checks and
+   * connects with, shared with every other part that decides about URLs. Without it the client builds its own from
+   * `allowPrivateNetwork`, `lookup`, `dnsServer`, `dnsTimeoutMs` and `dnsTries` (a standalone client); with it,
+   * those must not be given (CONFIG_INVALID: one opening, decided in one place).
+   */
+  policy?: NetworkPolicy;
+  /** Custom resolver. Wins over `dnsServer`. Default: the system resolver (dns.lookup, all: true). */
+  lookup?: LookupFunction;
+  proxy?: ProxySettings;
+  userAgent?: string;
+  /**
+   * CA certificates (PEM) to trust for HTTPS instead of Node's bundled roots (tls `ca`): for intranets and tests.
+   * To add to the bundled roots instead, use NODE_EXTRA_CA_CERTS.
+   */
+  ca?: string | readonly string[];
+  /**
+   * Audit and test hook: called synchronously right before every TCP connect with the host and port actually
+   * dialled (the checked address, or the configured proxy). Throwing refuses the connect.
+   */
+  beforeConnect?: (attempt: ConnectAttempt) => void;
 }
 
 /**

@@ -1,6 +1,11 @@
 // Public surface of the guarded HTTP client. Anything not listed here is internal.
 export { type AllowList, createAllowList, parseCidr } from './allow-list.ts';
-export { createHttpClient, DEFAULT_ACCEPT_ENCODING, DEFAULT_USER_AGENT } from './http-client.ts';
+export {
+  createHttpClient,
+  DEFAULT_ACCEPT_ENCODING,
+  DEFAULT_USER_AGENT,
+  type HttpClientOptions,
+} from './http-client.ts';
 export {
   isRetryableStatus,
   parseRetryAfterMs,
@@ -33,7 +38,6 @@ export {
 export { createNoProxyMatcher, type ProxyEndpoint, parseProxyUrl, proxyFromEnvironment } from './proxy.ts';
 export type {
   ConnectAttempt,
-  HttpClientOptions,
   HttpFetch,
   HttpRequest,
   HttpResponse,

@@ -12,9 +12,10 @@ import { type ConnectProxyServer, startConnectProxyServer } from '../testing/con
 import { type LoopbackServer, startCanaryServer, startHttpServerOn } from '../testing/loopback-server.ts';
 import { type Socks5Server, startSocks5Server } from '../testing/socks5-server.ts';
 import { TEST_TLS_CERT } from '../testing/tls-fixtures.ts';
+import type { HttpClientOptions } from './http-client.ts';
 import { createHttpClient } from './http-client.ts';
 import { createNoProxyMatcher, parseProxyUrl, proxyFromEnvironment } from './proxy.ts';
-import type { HttpClientOptions, LookupFunction, ProxySettings } from './types.ts';
+import type { LookupFunction, ProxySettings } from './types.ts';
 
 const FAST = { connectTimeoutMs: 300, headersTimeoutMs: 1_000, bodyTimeoutMs: 1_000, totalTimeoutMs: 3_000 };
 const text = (body: Uint8Array) => Buffer.from(body).toString('utf8');

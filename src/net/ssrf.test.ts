@@ -18,9 +18,10 @@ import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { type DnsServer, startDnsServer } from '../testing/dns-server.ts';
 import { type LoopbackServer, startCanaryServer, startHttpServerOn } from '../testing/loopback-server.ts';
 import { createAllowList } from './allow-list.ts';
+import type { HttpClientOptions } from './http-client.ts';
 import { createHttpClient } from './http-client.ts';
 import { resolveTarget } from './pinned-lookup.ts';
-import type { HttpClientOptions, LookupFunction } from './types.ts';
+import type { LookupFunction } from './types.ts';
 import { checkUrl } from './url-policy.ts';
 
 const FAST = { connectTimeoutMs: 500, headersTimeoutMs: 500, bodyTimeoutMs: 500, totalTimeoutMs: 2_000 };

@@ -1,5 +1,4 @@
 import type { LookupAddress } from 'node:dns';
-import type { NetworkPolicy, NetworkPolicySettings } from './network-policy.ts';
 
 /**
  * A resolver: host name → every address it resolves to. Injected for tests and unusual deployments. It rejects with
@@ -47,30 +46,6 @@ export interface ProxySettings {
   httpsProxy?: string | undefined;
   /** Comma-separated hosts / suffixes / `*` that bypass the proxy (NO_PROXY syntax). */
   noProxy?: string | undefined;
-}
-
-export interface HttpClientOptions extends Partial<NetworkLimits>, NetworkPolicySettings {
-  /**
-   * The deployment's network policy (src/net/network-policy.ts): the allow-list and resolver the client checks and
-   * connects with, shared with every other part that decides about URLs. Without it the client builds its own from
-   * `allowPrivateNetwork`, `lookup`, `dnsServer`, `dnsTimeoutMs` and `dnsTries` (a standalone client); with it,
-   * those must not be given (CONFIG_INVALID: one opening, decided in one place).
-   */
-  policy?: NetworkPolicy;
-  /** Custom resolver. Wins over `dnsServer`. Default: the system resolver (dns.lookup, all: true). */
-  lookup?: LookupFunction;
-  proxy?: ProxySettings;
-  userAgent?: string;
-  /**
-   * CA certificates (PEM) to trust for HTTPS instead of Node's bundled roots (tls `ca`): for intranets and tests.
-   * To add to the bundled roots instead, use NODE_EXTRA_CA_CERTS.
-   */
-  ca?: string | readonly string[];
-  /**
-   * Audit and test hook: called synchronously right before every TCP connect with the host and port actually
-   * dialled (the checked address, or the configured proxy). Throwing refuses the connect.
-   */
-  beforeConnect?: (attempt: ConnectAttempt) => void;
 }
 
 /** What is about to be dialled: a checked target address (direct) or the configured proxy. */

@@ -1,6 +1,6 @@
 import { PeriscopeError } from '../errors.ts';
+import { digest } from '../store/digest.ts';
 import type { Store } from '../store/store.ts';
-import { digest } from './digest.ts';
 
 export interface RepeatThrottleSettings {
   /** Times one session may make the same lookup. */

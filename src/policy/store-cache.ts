@@ -1,8 +1,8 @@
 import { isPeriscopeError } from '../errors.ts';
+import { digest } from '../store/digest.ts';
 import type { Store } from '../store/store.ts';
 import type { ToolName } from '../tools/tool.ts';
 import type { ToolCache } from '../tools/tool-cache.ts';
-import { digest } from './digest.ts';
 import { createSingleFlight } from './single-flight.ts';
 
 export interface StoreCacheSettings {

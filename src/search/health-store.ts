@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.ts';
-import { digest } from '../policy/digest.ts';
+import { digest } from '../store/digest.ts';
 import type { Store } from '../store/store.ts';
 import type { HealthRecord } from './provider-health.ts';
 import type { ProviderState } from './provider-state.ts';

@@ -1,11 +1,10 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { redactUrlCredentials } from '../config/redact.ts';
+import { DEFAULT_STORE_URL } from '../config/store-url.ts';
 import { PeriscopeError } from '../errors.ts';
 import { createMemoryStore } from './memory-store.ts';
 import type { Store } from './store.ts';
-
-export const DEFAULT_STORE_URL = 'sqlite://default';
 
 /** `$XDG_STATE_HOME/periscope/state.db`, else `~/.local/state/periscope/state.db`. */
 export function defaultSqlitePath(env: NodeJS.ProcessEnv = process.env): string {
