@@ -87,6 +87,7 @@ export function renderErrorsReference(): string {
       '| --- | --- |',
     );
     for (const [reason, meaning] of Object.entries(reasons)) lines.push(`| \`${reason}\` | ${meaning} |`);
+    if (code === 'INVALID_INPUT') lines.push('', INPUT_ISSUE_NOTE);
   }
   lines.push(
     '',
@@ -105,6 +106,16 @@ export function renderErrorsReference(): string {
   );
   return `${lines.join('\n')}\n`;
 }
+
+/** A tool input the schema refused carries what it broke as data (src/input-issue.ts), not as a reason. */
+const INPUT_ISSUE_NOTE = [
+  'A tool input refused by its schema carries no `details.reason`: `details.field` names the input field',
+  '(`count`, `providerOptions.brave.safesearch`) and `details.constraint` what it broke, as data: `{ kind: "at-most",',
+  'maximum }`, `{ kind: "at-least", minimum }` (with `of: "characters"` or `"items"` for a length), `{ kind:',
+  '"whole-number" }`, `{ kind: "one-of", values }`, `{ kind: "format", description }`, `{ kind: "type", expected }` or',
+  '`{ kind: "other" }`. A surface words it for its users from these fields (the CLI names its flag: `--count must be',
+  '20 or less`), never from the message.',
+].join('\n');
 
 if (import.meta.main) {
   const text = renderErrorsReference();

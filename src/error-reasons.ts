@@ -54,7 +54,7 @@ export const ERROR_REASONS = {
     'invalid-method': 'The HTTP method is not one the client sends.',
     'invalid-limit': 'A per-call network limit is out of range (`details.limit` names it).',
     'credentials-in-url':
-      'The URL carries credentials (user:password@, a token parameter) and no back-end that may see them is in fetch.chain.',
+      'The URL carries a user name or password (`user:password@`): refused before any back-end, whatever fetch.chain holds; call again without them.',
     'query-too-long':
       "The query is over the provider's length limit (`details.maxCharacters`, `details.maxWords`).",
   },
