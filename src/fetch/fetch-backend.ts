@@ -24,6 +24,8 @@ export interface FetchedPage {
   /** Set by the chain: the back-end that returned it, and every rung's part. */
   backend?: string | undefined;
   attempts?: FetchAttempt[] | undefined;
+  /** ISO 8601: when web_fetch read it from the origin; kept with the cached document (citations name it). */
+  retrievedAt?: string | undefined;
 }
 
 /** One way of turning a URL into readable content: local HTTP, a reader service, a browser. */

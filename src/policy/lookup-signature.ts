@@ -11,14 +11,16 @@ export function normaliseLookupUrl(text: string): string {
 
 /**
  * What makes two calls "the same lookup" for the repeat throttle: `web_search:<query>`, `image_search:<query>`,
- * `web_fetch:<url>`. A continuation read (`startIndex > 0`) is not a lookup of its own: undefined. Throws
+ * `web_fetch:<url>`, and `web_fetch:<url> ?<query>` for a focused read (another question of the same page is
+ * another lookup). A continuation read (`startIndex > 0`) is not a lookup of its own: undefined. Throws
  * INVALID_INPUT for a URL that does not parse.
  */
 export function lookupSignature(tool: ToolName, input: unknown): string | undefined {
   const fields = (input ?? {}) as { query?: unknown; url?: unknown; startIndex?: unknown };
   if (tool === 'web_fetch') {
     if (typeof fields.startIndex === 'number' && fields.startIndex > 0) return undefined;
-    return `web_fetch:${normaliseLookupUrl(String(fields.url))}`;
+    const question = typeof fields.query === 'string' ? ` ?${normaliseQuery(fields.query)}` : '';
+    return `web_fetch:${normaliseLookupUrl(String(fields.url))}${question}`;
   }
   return `${tool}:${normaliseQuery(String(fields.query))}`;
 }

@@ -21,6 +21,11 @@ test('signatures: queries lower-cased with whitespace folded, URLs canonical, co
   );
   assert.equal(lookupSignature('web_fetch', { url: 'example.com/a' }), 'web_fetch:example.com/a');
   assert.equal(lookupSignature('web_fetch', { url: 'https://example.com/a', startIndex: 5000 }), undefined);
+  // Another question of the same page is another lookup; the same question asked twice is the same one.
+  assert.equal(
+    lookupSignature('web_fetch', { url: 'https://example.com/a', query: 'When  was it BUILT?' }),
+    'web_fetch:example.com/a ?when was it built?',
+  );
   assert.throws(() => lookupSignature('web_fetch', { url: 'http://exa mple.com' }), /not a valid URL/);
 });
 

@@ -24,6 +24,10 @@ export const webSearchOutputSchema = z.looseObject({
   ...searchCommon,
   results: z.array(
     z.looseObject({
+      readError: z
+        .looseObject({ code: z.string(), message: z.string() })
+        .optional()
+        .describe('readTop: why this result could not be read (the search itself succeeded).'),
       title: z.string(),
       url: z.string(),
       snippet: z.string(),
@@ -67,6 +71,13 @@ export const webFetchOutputSchema = z.looseObject({
   nextStartIndex: z.number().optional().describe('Pass as startIndex to read on (only when truncated).'),
   untrusted: z.literal(true),
   cached: z.boolean(),
+  query: z.string().optional().describe('The query asked, when one was (then text holds the passages).'),
+  coveredChars: z.number().optional().describe('With query: characters of the document the passages cover.'),
+  contentHash: z
+    .string()
+    .optional()
+    .describe('With query: sha256:<hex> of the full extracted document text.'),
+  retrievedAt: z.string().optional().describe('With query: when the document was fetched (ISO 8601).'),
   outline: z.array(z.looseObject({ level: z.number(), title: z.string(), offset: z.number() })).optional(),
   image: z
     .looseObject({ mimeType: z.string(), width: z.number(), height: z.number() })

@@ -141,7 +141,13 @@ test('tools carry their JSON Schema, and a disabled tool is not offered', () => 
   const [tool] = openPeriscope().tools;
   assert.equal(tool?.name, 'web_fetch');
   const schema = tool?.jsonSchema as { properties: Record<string, unknown>; required: string[] };
-  assert.deepEqual(Object.keys(schema.properties).sort(), ['extractMode', 'maxChars', 'startIndex', 'url']);
+  assert.deepEqual(Object.keys(schema.properties).sort(), [
+    'extractMode',
+    'maxChars',
+    'query',
+    'startIndex',
+    'url',
+  ]);
   assert.deepEqual(schema.required, ['url']);
   const withoutFetch = createPeriscope({ tools: { web_fetch: { enabled: false } } }).tools;
   assert.deepEqual(
