@@ -112,7 +112,8 @@ const INPUT_ISSUE_NOTE = [
   'A tool input refused by its schema carries no `details.reason`: `details.field` names the input field',
   '(`count`, `providerOptions.brave.safesearch`) and `details.constraint` what it broke, as data: `{ kind: "at-most",',
   'maximum }`, `{ kind: "at-least", minimum }` (with `of: "characters"` or `"items"` for a length), `{ kind:',
-  '"whole-number" }`, `{ kind: "one-of", values }`, `{ kind: "format", description }`, `{ kind: "type", expected }` or',
+  '"whole-number" }`, `{ kind: "one-of", values }`, `{ kind: "format", description }`, `{ kind: "type", expected }`,',
+  '`{ kind: "excludes", with }` (not allowed together with the field `with`: web_fetch\'s `startIndex` with `query`) or',
   '`{ kind: "other" }`. A surface words it for its users from these fields (the CLI names its flag: `--count must be',
   '20 or less`), never from the message.',
 ].join('\n');

@@ -15,6 +15,8 @@ export type InputConstraint =
   | { kind: 'format'; description: string }
   /** Any other type mismatch: `expected` names the type (`string`, `boolean`, …). */
   | { kind: 'type'; expected: string }
+  /** Not allowed together with the input field `with` (web_fetch's `startIndex` with `query`). */
+  | { kind: 'excludes'; with: string }
   | { kind: 'other' };
 
 /** The input field a problem is about (`count`, `providerOptions.brave.safesearch`) and what it broke. */
@@ -40,6 +42,11 @@ function constraintOf(issue: z.core.$ZodIssue): InputConstraint {
       return { kind: 'format', description: issue.message };
     case 'invalid_type':
       return issue.expected === 'int' ? { kind: 'whole-number' } : { kind: 'type', expected: issue.expected };
+    case 'custom': {
+      // A schema's own rule (`.refine(…, { params: { excludes: 'query' } })`) names the field it rules out.
+      const excluded = (issue.params as { excludes?: unknown } | undefined)?.excludes;
+      return typeof excluded === 'string' ? { kind: 'excludes', with: excluded } : { kind: 'other' };
+    }
     default:
       return { kind: 'other' };
   }

@@ -79,7 +79,14 @@ export const NO_MATCH_NOTE =
 export interface PassagesPosition {
   length: number;
   totalLength: number;
-  passages?: ReadonlyArray<{ start: number }> | undefined;
+  passages?: ReadonlyArray<{ start: number; score: number }> | undefined;
+}
+
+/** Where the best-scoring passage starts (the first of equals), to read on from; undefined without passages. */
+export function bestPassageStart(position: PassagesPosition): number | undefined {
+  let best: { start: number; score: number } | undefined;
+  for (const passage of position.passages ?? []) if (!best || passage.score > best.score) best = passage;
+  return best?.start;
 }
 
 /**
@@ -87,12 +94,12 @@ export interface PassagesPosition {
  * envelope; the last line of a focused read that left text out.
  */
 export function passagesHint(position: PassagesPosition): string {
-  const passages = position.passages ?? [];
-  const first = passages[0];
+  const count = position.passages?.length ?? 0;
+  const best = bestPassageStart(position);
   return (
-    `[${passages.length} passage${passages.length === 1 ? '' : 's'} for the query: ${position.length} of ` +
+    `[${count} passage${count === 1 ? '' : 's'} for the query: ${position.length} of ` +
     `${position.totalLength} characters; the rest of the page was left out. To read any part in full, call ` +
     'web_fetch with the same url, without query, and startIndex set to where to begin' +
-    `${first ? ` (startIndex=${first.start} for the first passage)` : ''}.]`
+    `${best === undefined ? '' : ` (startIndex=${best} reads on from the best-matching passage)`}.]`
   );
 }

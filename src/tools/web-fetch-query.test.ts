@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { contentHash } from '../content/passages/content-hash.ts';
 import { PASSAGE_SEPARATOR } from '../content/passages/types.ts';
+import type { ToolErrorData } from '../errors.ts';
 import { createPeriscope } from '../index.ts';
 import { openStore } from '../store/open-store.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -91,7 +92,7 @@ test('query: the passages that answer it, verbatim at their offsets, under their
   assert.match(
     after,
     new RegExp(
-      `\\n\\[${passages.length} passages? for the query: ${data.length} of ${data.totalLength} characters; the rest of the page was left out\\. To read any part in full, call web_fetch with the same url, without query, and startIndex set to where to begin \\(startIndex=${passages[0]?.start} for the first passage\\)\\.\\]$`,
+      `\\n\\[${passages.length} passages? for the query: ${data.length} of ${data.totalLength} characters; the rest of the page was left out\\. To read any part in full, call web_fetch with the same url, without query, and startIndex set to where to begin \\(startIndex=${answer.start} reads on from the best-matching passage\\)\\.\\]$`,
     ),
   );
   assert.match(result.display ?? '', /→ from cache, \d+ passages? \(\d+ of \d+ chars\) in \d+ ms$/);
@@ -143,10 +144,10 @@ test('startIndex with query is INVALID_INPUT naming the fix; startIndex 0 is the
   const url = `${server.url}${URL_PATH}`;
   const refused = await periscope.fetch({ url, query: QUESTION, startIndex: 500 });
   assert.equal(refused.isError, true);
-  const error = (refused.data as { error: { code: string; message: string; details: { field: string } } })
-    .error;
+  const { error } = refused.data as { error: ToolErrorData };
   assert.equal(error.code, 'INVALID_INPUT');
-  assert.equal(error.details.field, 'startIndex');
+  assert.equal(error.details?.field, 'startIndex');
+  assert.deepEqual(error.details?.constraint, { kind: 'excludes', with: 'query' });
   assert.match(error.message, /startIndex: cannot be combined with query.*call again without query/);
   const accepted = await periscope.fetch({ url, query: QUESTION, startIndex: 0, maxChars: 1500 });
   assert.equal(accepted.isError, false, accepted.output);

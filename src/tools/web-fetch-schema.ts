@@ -38,6 +38,7 @@ export const webFetchInputSchema = z
   })
   .refine((input) => input.query === undefined || !input.startIndex, {
     path: ['startIndex'],
+    params: { excludes: 'query' },
     message:
       'cannot be combined with query: query picks passages from the whole page; to read on from an offset, call again without query',
   });

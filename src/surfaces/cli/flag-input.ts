@@ -49,6 +49,8 @@ export function flagMessage(
     }
     case 'format':
       return `${flag} must be ${constraint.description}${got}`;
+    case 'excludes':
+      return `${flag} cannot be combined with ${flags[constraint.with] ?? constraint.with}`;
     default:
       return undefined;
   }

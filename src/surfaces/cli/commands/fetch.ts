@@ -1,5 +1,6 @@
 import { hintFor as callHint } from '../../../agent/call-hint.ts';
 import type { ToolErrorData } from '../../../errors.ts';
+import { bestPassageStart, passagesHint } from '../../../tools/fetch-output.ts';
 import type { ToolResult } from '../../../tools/tool-result.ts';
 import {
   listsSectionsAfter,
@@ -35,6 +36,8 @@ Options:
   --mode markdown|text    output format (default markdown; config fetch.extractMode)
   --max-chars N           characters to print (default 50000; config fetch.maxChars)
   --start N               continue reading at this character offset (the nextStartIndex of a previous call)
+  --query TEXT            print only the passages that answer this question, each under its heading with its
+                          character offsets (a --start value), within --max-chars; not with --start
 ${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file (default: ./periscope.config.{json,yaml}, ~/.config/periscope/)
@@ -71,7 +74,12 @@ function errorHint(error: ToolErrorData): string {
 }
 
 /** The flag that sets each input field, for usage messages. */
-const INPUT_FLAGS = { extractMode: '--mode', maxChars: '--max-chars', startIndex: '--start' };
+const INPUT_FLAGS = {
+  extractMode: '--mode',
+  maxChars: '--max-chars',
+  startIndex: '--start',
+  query: '--query',
+};
 
 const FLAGS = {
   ...COMMON_FLAGS,
@@ -80,6 +88,7 @@ const FLAGS = {
   mode: { type: 'string' },
   'max-chars': { type: 'string' },
   start: { type: 'string' },
+  query: { type: 'string' },
 } as const;
 
 export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
@@ -99,11 +108,13 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   const mode = values.mode;
   const maxChars = numberFlag(values, 'max-chars');
   const startIndex = numberFlag(values, 'start');
+  const query = values.query;
   const input = {
     url: positionals[0] as string,
     ...(mode === undefined ? {} : { extractMode: mode }),
     ...(maxChars === undefined ? {} : { maxChars }),
     ...(startIndex === undefined ? {} : { startIndex }),
+    ...(query === undefined ? {} : { query }),
   };
   // The tool's schema judges the input the flags make; the CLI only names the flag in the message.
   checkToolInput(webFetchInputSchema, input, 'web_fetch', INPUT_FLAGS, values);
@@ -117,10 +128,12 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
 
 /**
  * The page as a person reads it: the model's read-on sentence ("call web_fetch with … startIndex=N", the last
- * line of a truncated result, rebuilt from `data` by the tool's own `readOnHint`) becomes the flag to pass.
+ * line of a truncated result, rebuilt from `data` by the tool's own `readOnHint`, or `passagesHint` after
+ * passages) becomes the flag to pass.
  */
 function forPeople(result: ToolResult): string {
   const data = result.data as WebFetchData;
+  if (data.passages && data.passages.length > 0) return passagesForPeople(result.output, data);
   if (!data.truncated || data.nextStartIndex === undefined) return result.output;
   const modelHint = `\n${readOnHint(data)}`;
   if (!result.output.endsWith(modelHint)) return result.output;
@@ -132,5 +145,19 @@ function forPeople(result: ToolResult): string {
     `${result.output.slice(0, -modelHint.length)}\n` +
     `[Showing characters ${data.startIndex}–${end} of ${data.totalLength}.${sections} ` +
     `To read on, run the same command with --start ${data.nextStartIndex}.]`
+  );
+}
+
+/** After passages: how much was left out, and the `--start` that reads any part in full. */
+function passagesForPeople(output: string, data: WebFetchData): string {
+  const modelHint = `\n${passagesHint(data)}`;
+  if (!data.truncated || !output.endsWith(modelHint)) return output;
+  const count = data.passages?.length ?? 0;
+  const best = bestPassageStart(data) ?? 0;
+  return (
+    `${output.slice(0, -modelHint.length)}\n` +
+    `[${count} passage${count === 1 ? '' : 's'} for the query: ${data.length} of ${data.totalLength} characters; ` +
+    'the rest of the page was left out. To read any part in full, run the same command without --query and ' +
+    `with --start N, N the offset to begin at (--start ${best} reads on from the best-matching passage).]`
   );
 }
