@@ -111,11 +111,18 @@ export function createPeriscope(
     store: state.get,
   });
   const searchFingerprintOf = async () => searchFingerprint(validated, await chain.resolvedChain());
+  const guardedFetch = policy.guard(webFetch);
+  const fetchPage = (input: WebFetchInput, executeOptions?: ToolExecuteOptions) =>
+    validated.tools.web_fetch.enabled
+      ? guardedFetch.execute(input, executeOptions)
+      : switchedOff('web_fetch');
   const webSearch = policy.guard(
     createWebSearchTool({
       config: validated.search,
       chain,
       cache: policy.cacheFor('web_search', searchFingerprintOf),
+      // readTop reads each page through web_fetch as guarded here: every read is a call under the policy.
+      readPage: fetchPage,
     }),
   );
   const imageSearch = policy.guard(
@@ -125,7 +132,6 @@ export function createPeriscope(
       cache: policy.cacheFor('image_search', searchFingerprintOf),
     }),
   );
-  const guardedFetch = policy.guard(webFetch);
   const switches = validated.tools;
   const tools: Tool[] = [
     ...(switches.web_fetch.enabled ? [guardedFetch as Tool] : []),
@@ -143,17 +149,7 @@ export function createPeriscope(
         ? imageSearch.execute(input, executeOptions)
         : switchedOff('image_search'),
     status: async (statusOptions) => ({ providers: await chain.status(statusOptions) }),
-    fetch: (input, executeOptions) =>
-      validated.tools.web_fetch.enabled
-        ? guardedFetch.execute(input, executeOptions)
-        : Promise.resolve(
-            toErrorResult(
-              new PeriscopeError(
-                'NOT_CONFIGURED',
-                'web_fetch is switched off in this deployment (tools.web_fetch.enabled)',
-              ),
-            ),
-          ),
+    fetch: fetchPage,
     extract: (input) =>
       extractPage({
         ...input,

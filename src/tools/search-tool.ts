@@ -3,7 +3,7 @@ import { isPeriscopeError, type ProviderAttempt, type ToolErrorData } from '../e
 import type { ChainCallOptions, ChainResult } from '../search/chain.ts';
 import { searchCacheKey } from './search-cache-key.ts';
 import { describeMisses, searchStartLine, successLine } from './search-summary.ts';
-import type { Tool, ToolName } from './tool.ts';
+import type { Tool, ToolExecuteOptions, ToolName } from './tool.ts';
 import { readThrough, type ToolCache } from './tool-cache.ts';
 import { toErrorResult } from './tool-result.ts';
 import { validateInput } from './validate-input.ts';
@@ -39,6 +39,15 @@ export interface SearchToolDefinition<
   format(query: string, answer: ChainResult<RESULT>): string;
   /** Results kept between calls (the store), with single flight; none when caching is off. */
   cache?: ToolCache | undefined;
+  /**
+   * After the answer, never cached with it: the results completed with what was read from them (web_search's
+   * `readTop`), and a few words for the display line (`read 3 pages`).
+   */
+  readResults?(
+    input: INPUT,
+    results: RESULT[],
+    options: ToolExecuteOptions,
+  ): Promise<{ results: RESULT[]; summary?: string | undefined }>;
 }
 
 /**
@@ -68,22 +77,26 @@ export function createSearchTool<INPUT extends { query: string }, REQUEST extend
           () => definition.ask(request, { signal: options.signal, provider: options.provider }),
           { agentId: options.agentId, signal: options.signal },
         );
+        const read = definition.readResults
+          ? await definition.readResults(input, answer.results, options)
+          : { results: answer.results };
         const elapsedMs = Math.round(performance.now() - started);
         const data: SearchToolData<RESULT> = {
           query: input.query,
           provider: answer.provider,
-          results: answer.results,
+          results: read.results,
           attempts: answer.attempts,
           cached,
           warnings: answer.warnings,
         };
+        const line = cached
+          ? successLine(`${answer.provider} (cached)`, answer.results.length, noun, elapsedMs, [])
+          : successLine(answer.provider, answer.results.length, noun, elapsedMs, answer.attempts);
         return {
           isError: false,
-          output: definition.format(input.query, answer),
+          output: definition.format(input.query, { ...answer, results: read.results }),
           data,
-          display: cached
-            ? successLine(`${answer.provider} (cached)`, answer.results.length, noun, elapsedMs, [])
-            : successLine(answer.provider, answer.results.length, noun, elapsedMs, answer.attempts),
+          display: read.summary ? `${line} · ${read.summary}` : line,
         };
       } catch (error) {
         return searchErrorResult(error, display, started);

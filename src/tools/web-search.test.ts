@@ -250,6 +250,8 @@ test('tools list and switches: web_search and image_search carry JSON Schemas an
     'freshness',
     'language',
     'query',
+    'readMaxChars',
+    'readTop',
     'region',
   ]);
   assert.deepEqual(schema.required, ['query']);
