@@ -1,8 +1,9 @@
 import type { Periscope } from '../../../index.ts';
 import { type ImageSearchInput, imageSearchInputSchema } from '../../../tools/image-search.ts';
+import { readTopNote } from '../../../tools/read-top.ts';
 import { searchStartLine } from '../../../tools/search-summary.ts';
 import type { ToolResult } from '../../../tools/tool-result.ts';
-import { type WebSearchInput, webSearchInputSchema } from '../../../tools/web-search.ts';
+import { type WebSearchData, type WebSearchInput, webSearchInputSchema } from '../../../tools/web-search.ts';
 import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import {
@@ -33,6 +34,9 @@ Options:
   --freshness day|week|month|year   only recent results
   --region CC             two-letter country code, e.g. us, de
   --language LL           language code, e.g. en, de
+  --read-top N            also read the top N results (0–5) and print under each the passages of its page that
+                          answer the query, with their offsets; each page read is a fetch (credits, limits)
+  --read-max-chars N      characters of passages from all pages read together (default 2000 per page)
 ${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file (default: ./periscope.config.{json,yaml}, ~/.config/periscope/)
@@ -77,6 +81,8 @@ const SEARCH_FLAGS = {
   freshness: { type: 'string' },
   region: { type: 'string' },
   language: { type: 'string' },
+  'read-top': { type: 'string' },
+  'read-max-chars': { type: 'string' },
 } as const;
 
 const IMAGES_FLAGS = {
@@ -95,6 +101,8 @@ const INPUT_FLAGS = {
   size: '--size',
   type: '--type',
   layout: '--layout',
+  readTop: '--read-top',
+  readMaxChars: '--read-max-chars',
 };
 
 /** The input without the fields no flag set. */
@@ -145,6 +153,8 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
       freshness: values.freshness,
       ...(region ? { region } : {}),
       ...(language ? { language } : {}),
+      readTop: numberFlag(values, 'read-top'),
+      readMaxChars: numberFlag(values, 'read-max-chars'),
     });
     checkToolInput(webSearchInputSchema, input, 'web_search', INPUT_FLAGS, values);
     call = (periscope) => periscope.search(input as WebSearchInput, options);
@@ -158,5 +168,23 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
     startLine: true,
   });
   await periscope.close();
-  return printToolResult(io, result, { json: Boolean(values.json) });
+  return printToolResult(io, result, {
+    json: Boolean(values.json),
+    ...(command === 'search' ? { render: forPeople } : {}),
+  });
+}
+
+/** The model's closing note after read results ("call web_fetch with its url …") as the command to run. */
+function forPeople(result: ToolResult): string {
+  const { results } = result.data as WebSearchData;
+  const note = readTopNote(results);
+  if (note === undefined || !result.output.endsWith(`\n${note}`)) return result.output;
+  const read = results.filter(
+    (entry) => entry.passages !== undefined || entry.readError !== undefined,
+  ).length;
+  return (
+    `${result.output.slice(0, -note.length)}` +
+    `[The top ${read} result${read === 1 ? ' was' : 's were'} read for the passages that answer the query. ` +
+    "To read one in full, run periscope fetch <its url> (with --start N to read on from a passage's offset).]"
+  );
 }
