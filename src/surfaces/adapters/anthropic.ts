@@ -161,9 +161,10 @@ function passagesContent(data: unknown): ToolResultContent | undefined {
   return [{ type: 'text', text: lead }, ...blocks];
 }
 
-/** `Page title › Heading (characters 1200–1850)`. */
+/** `Page title › Heading (characters 1200–1850)` (no heading when it is the title again). */
 function passageTitle(pageTitle: string, passage: CitedPassage): string {
-  const where = passage.heading ? `${pageTitle} › ${passage.heading}` : pageTitle;
+  const where =
+    passage.heading && passage.heading !== pageTitle ? `${pageTitle} › ${passage.heading}` : pageTitle;
   return `${where} (characters ${passage.start}–${passage.end})`;
 }
 
