@@ -92,7 +92,7 @@ interface WebResultShape {
   title: string;
   url: string;
   snippet: string;
-  readError?: { message?: unknown };
+  readError?: { code?: unknown; message?: unknown };
 }
 
 /**
@@ -104,7 +104,7 @@ function webSearchContent(data: unknown): ToolResultContent | undefined {
   if (typeof query !== 'string' || !Array.isArray(results) || results.length === 0) return undefined;
   if (!results.every(isWebResult)) return undefined;
   const unread = results.flatMap((result, index) =>
-    result.readError ? [`Result ${index + 1} could not be read: ${String(result.readError.message)}`] : [],
+    result.readError ? [`Result ${index + 1} could not be read: ${readErrorText(result.readError)}`] : [],
   );
   const lead = [
     `Results for: ${query}`,
@@ -118,6 +118,11 @@ function webSearchContent(data: unknown): ToolResultContent | undefined {
     ]),
   );
   return [{ type: 'text', text: lead }, ...blocks];
+}
+
+function readErrorText(readError: { code?: unknown; message?: unknown }): string {
+  if (typeof readError.message === 'string') return readError.message;
+  return typeof readError.code === 'string' ? readError.code : 'unknown error';
 }
 
 function isWebResult(value: unknown): value is WebResultShape {
