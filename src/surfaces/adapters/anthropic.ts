@@ -108,7 +108,7 @@ function webSearchContent(data: unknown): ToolResultContent | undefined {
   );
   const lead = [
     `Results for: ${query}`,
-    `${results.length} search result${results.length === 1 ? '' : 's'} follow, each with its URL as source. ${UNTRUSTED_NOTICE} Read a result in full with web_fetch.`,
+    `${results.length === 1 ? '1 search result follows' : `${results.length} search results follow`}, each with its URL as source. ${UNTRUSTED_NOTICE} Read a result in full with web_fetch.`,
     ...unread,
   ].join('\n');
   const blocks = results.map((result) =>
@@ -157,7 +157,7 @@ function passagesContent(data: unknown): ToolResultContent | undefined {
       ? `, ${fetched.coveredChars} of the document's ${fetched.totalLength} characters`
       : '';
   const lead = [
-    `Passages of ${finalUrl}${forQuery}: ${passages.length} passage${passages.length === 1 ? '' : 's'}${covered}, in document order, follow as search results; each title ends with the passage's character offsets. ${UNTRUSTED_NOTICE}`,
+    `Passages of ${finalUrl}${forQuery}: ${passages.length} passage${passages.length === 1 ? '' : 's'}${covered}, in document order, as search results; each title ends with the passage's character offsets. ${UNTRUSTED_NOTICE}`,
     `To read any part in full, call web_fetch with the same url and startIndex set to an offset.`,
   ].join('\n');
   const blocks = passages.map((passage) =>
