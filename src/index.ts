@@ -1,8 +1,17 @@
+import {
+  type CitationDocument,
+  type VerifyCitationInput,
+  type VerifyCitationResult,
+  verifyCitation,
+  verifyCitationInputSchema,
+} from './citations/verify-citation.ts';
 import { validateConfig } from './config/load-config.ts';
 import { toHttpClientOptions } from './config/network-options.ts';
 import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 import { type ExtractedPage, type ExtractPageInput, extractPage } from './content/extract-page.ts';
-import { PeriscopeError } from './errors.ts';
+import type { ExtractMode } from './content/types.ts';
+import { isPeriscopeError, PeriscopeError, type ToolErrorData } from './errors.ts';
+import { DocumentCache } from './fetch/document-cache.ts';
 import type { FetchBackend } from './fetch/fetch-backend.ts';
 import { createConfiguredFetchChain } from './fetch/fetch-setup.ts';
 import { createKeyAccounts, type KeyAccounts } from './keys/key-accounts.ts';
@@ -17,9 +26,13 @@ import { readUsage, type UsageQuery, type UsageReport } from './policy/usage.ts'
 import { createSearchChain, type ProviderStatus } from './search/chain.ts';
 import type { SearchProvider } from './search/types.ts';
 import type { Store } from './store/store.ts';
+import { createDocumentFetchTool } from './tools/document-fetch-tool.ts';
+import { createDocumentReader } from './tools/document-reader.ts';
 import { createImageSearchTool, type ImageSearchData, type ImageSearchInput } from './tools/image-search.ts';
 import type { Tool, ToolExecuteOptions } from './tools/tool.ts';
 import { type ToolResult, toErrorResult } from './tools/tool-result.ts';
+import { parseCallerUrl, validateInput } from './tools/validate-input.ts';
+import { createVerifyCitationTool } from './tools/verify-citation-tool.ts';
 import { createWebFetchTool, type WebFetchData, type WebFetchInput } from './tools/web-fetch.ts';
 import { createWebSearchTool, type WebSearchData, type WebSearchInput } from './tools/web-search.ts';
 
@@ -48,6 +61,13 @@ export interface Periscope {
   search(input: WebSearchInput, options?: ToolExecuteOptions): Promise<ToolResult<WebSearchData>>;
   /** image_search: never rejects. */
   imageSearch(input: ImageSearchInput, options?: ToolExecuteOptions): Promise<ToolResult<ImageSearchData>>;
+  /**
+   * Whether a quote is still on the page a citation names: found / moved (new offsets) / changed / unreachable
+   * (with the error). Reads the document web_fetch cached (in process, then the store) first; on a miss, or with
+   * `refetch`, the page is read as a web_fetch call (limits, credits, usage); `cacheOnly` never fetches. Works
+   * whether or not the verify_citation tool is switched on. Rejects only with INVALID_INPUT (a malformed input).
+   */
+  verifyCitation(input: VerifyCitationInput, options?: ToolExecuteOptions): Promise<VerifyCitationResult>;
   /**
    * A page already in hand (`html` or `bytes`) → its main content, offline (no network, no store; not a tool call:
    * no limits, credits or usage). Rejects with INVALID_INPUT, UNSUPPORTED_CONTENT (binary) or EMPTY_CONTENT.
@@ -93,12 +113,74 @@ export function createPeriscope(
     policy: networkPolicy,
     overrides: options.fetchBackends,
   });
+  // One in-process document cache, shared by web_fetch (continuation reads) and verifyCitation.
+  const documents = new DocumentCache({
+    ttlMs: validated.fetch.continuationTtlMs,
+    maxChars: validated.fetch.continuationMaxChars,
+  });
   const webFetch = createWebFetchTool({
     config: validated.fetch,
     httpFetch,
     chain: fetchChain,
     pageCache: policy.cacheFor('web_fetch', () => fetchFingerprint(validated)),
+    documents,
   });
+  // verifyCitation's reads: the same caches (its own single flight over the same store entries) and chain; the
+  // reads that may go to the network are web_fetch calls under the policy.
+  const documentReader = createDocumentReader({
+    config: validated.fetch,
+    httpFetch,
+    chain: fetchChain,
+    pageCache: policy.cacheFor('web_fetch', () => fetchFingerprint(validated)),
+    documents,
+  });
+  const documentFetch = policy.guard(
+    createDocumentFetchTool(documentReader, {
+      extractMode: validated.fetch.extractMode,
+      chainIds: fetchChain.ids,
+    }),
+  );
+  async function readCitationDocument(
+    url: string,
+    mode: ExtractMode,
+    source: { refetch: boolean; cacheOnly: boolean },
+    options: ToolExecuteOptions,
+  ): Promise<CitationDocument> {
+    const parsed = parseCallerUrl(url);
+    if (!source.refetch) {
+      try {
+        const { page } = await documentReader.read(parsed, mode, {
+          source: 'cache',
+          signal: options.signal,
+          agentId: options.agentId,
+        });
+        return { text: page.content.text, finalUrl: page.finalUrl, fromCache: true };
+      } catch (error) {
+        if (source.cacheOnly || !isPeriscopeError(error) || error.details.reason !== 'not-cached') throw error;
+      }
+    }
+    if (!validated.tools.web_fetch.enabled) {
+      throw new PeriscopeError(
+        'NOT_CONFIGURED',
+        'web_fetch is switched off in this deployment (tools.web_fetch.enabled), so a page not in the cache cannot be read',
+      );
+    }
+    const result = await documentFetch.execute(
+      { url, extractMode: mode, ...(source.refetch ? { refetch: true } : {}) },
+      options,
+    );
+    if (result.isError) throw fromErrorData((result.data as { error: ToolErrorData }).error);
+    const data = result.data as { text: string; finalUrl: string; cached: boolean };
+    return { text: data.text, finalUrl: data.finalUrl, fromCache: data.cached };
+  }
+  const checkCitation = (
+    input: Parameters<typeof verifyCitation>[0],
+    options: ToolExecuteOptions = {},
+  ): Promise<VerifyCitationResult> =>
+    verifyCitation(input, (url, mode, source) => readCitationDocument(url, mode, source, options), {
+      extractMode: validated.fetch.extractMode,
+    });
+  const verifyCitationTool = policy.guard(createVerifyCitationTool({ verify: checkCitation }));
   const chain = createSearchChain({
     search: validated.search,
     providers: validated.providers,
@@ -131,6 +213,7 @@ export function createPeriscope(
     ...(switches.web_fetch.enabled ? [guardedFetch as Tool] : []),
     ...(switches.web_search.enabled ? [webSearch as Tool] : []),
     ...(switches.image_search.enabled ? [imageSearch as Tool] : []),
+    ...(switches.verify_citation.enabled ? [verifyCitationTool as Tool] : []),
   ];
   const credits = createCreditAccounts(state);
   return {
@@ -142,6 +225,8 @@ export function createPeriscope(
       switches.image_search.enabled
         ? imageSearch.execute(input, executeOptions)
         : switchedOff('image_search'),
+    verifyCitation: (input, executeOptions) =>
+      checkCitation(validateInput(verifyCitationInputSchema, input, 'verifyCitation'), executeOptions),
     status: async (statusOptions) => ({ providers: await chain.status(statusOptions) }),
     fetch: (input, executeOptions) =>
       validated.tools.web_fetch.enabled
@@ -174,6 +259,15 @@ export function createPeriscope(
   };
 }
 
+/** A failed tool call's error, as the error it was (for a caller that reports it as its own). */
+function fromErrorData(error: ToolErrorData): PeriscopeError {
+  return new PeriscopeError(error.code, error.message, {
+    retryable: error.retryable,
+    retryAfterMs: error.retryAfterMs,
+    ...(error.details ? { details: error.details } : {}),
+  });
+}
+
 function switchedOff(name: string): Promise<ToolResult<never>> {
   return Promise.resolve(
     toErrorResult(
@@ -193,6 +287,11 @@ export {
   type RunAgentOptions,
   runAgent,
 } from './agent/run-agent.ts';
+export type {
+  CitationStatus,
+  VerifyCitationInput,
+  VerifyCitationResult,
+} from './citations/verify-citation.ts';
 export { loadConfig, validateConfig } from './config/load-config.ts';
 export type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 export type { ExtractedPage, ExtractPageInput } from './content/extract-page.ts';
@@ -238,6 +337,7 @@ export {
 export { openStore } from './store/open-store.ts';
 export type { LedgerEntry, Store } from './store/store.ts';
 export type { ImageSearchData, ImageSearchInput } from './tools/image-search.ts';
+export type { VerifyCitationData, VerifyCitationToolInput } from './tools/verify-citation-tool.ts';
 export type { Tool, ToolExecuteOptions } from './tools/tool.ts';
 export type { ToolResult } from './tools/tool-result.ts';
 export {
