@@ -225,7 +225,7 @@ export function createPeriscope(
       switches.image_search.enabled
         ? imageSearch.execute(input, executeOptions)
         : switchedOff('image_search'),
-    verifyCitation: (input, executeOptions) =>
+    verifyCitation: async (input, executeOptions) =>
       checkCitation(validateInput(verifyCitationInputSchema, input, 'verifyCitation'), executeOptions),
     status: async (statusOptions) => ({ providers: await chain.status(statusOptions) }),
     fetch: (input, executeOptions) =>
