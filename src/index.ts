@@ -156,7 +156,8 @@ export function createPeriscope(
         });
         return { text: page.content.text, finalUrl: page.finalUrl, fromCache: true };
       } catch (error) {
-        if (source.cacheOnly || !isPeriscopeError(error) || error.details.reason !== 'not-cached') throw error;
+        if (source.cacheOnly || !isPeriscopeError(error) || error.details.reason !== 'not-cached')
+          throw error;
       }
     }
     if (!validated.tools.web_fetch.enabled) {
@@ -337,7 +338,6 @@ export {
 export { openStore } from './store/open-store.ts';
 export type { LedgerEntry, Store } from './store/store.ts';
 export type { ImageSearchData, ImageSearchInput } from './tools/image-search.ts';
-export type { VerifyCitationData, VerifyCitationToolInput } from './tools/verify-citation-tool.ts';
 export type { Tool, ToolExecuteOptions } from './tools/tool.ts';
 export type { ToolResult } from './tools/tool-result.ts';
 export {
@@ -346,5 +346,6 @@ export {
   type ToolCall,
   type ToolCallResult,
 } from './tools/tool-runner.ts';
+export type { VerifyCitationData, VerifyCitationToolInput } from './tools/verify-citation-tool.ts';
 export type { WebFetchData, WebFetchInput } from './tools/web-fetch.ts';
 export type { SearchErrorData, WebSearchData, WebSearchInput } from './tools/web-search.ts';

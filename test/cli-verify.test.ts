@@ -49,11 +49,24 @@ test('periscope verify: a quote from a fetched page is found in the cache (exit 
   assert.equal(found.code, 0, found.stderr);
   assert.match(
     found.stdout,
-    new RegExp(`^found: the quote is on \\S+ at characters ${start}–${start + QUOTE.length} \\(read from cache\\)\\.\\n$`),
+    new RegExp(
+      `^found: the quote is on \\S+ at characters ${start}–${start + QUOTE.length} \\(read from cache\\)\\.\\n$`,
+    ),
   );
   assert.equal(pageHits(), hitsAfterFetch, 'the page came from the store, written by the fetch process');
 
-  const moved = await periscope(['verify', url, '--quote', QUOTE, '--start', '0', '--end', '5', '--json', ...OPEN]);
+  const moved = await periscope([
+    'verify',
+    url,
+    '--quote',
+    QUOTE,
+    '--start',
+    '0',
+    '--end',
+    '5',
+    '--json',
+    ...OPEN,
+  ]);
   assert.equal(moved.code, 0, moved.stderr);
   const json = JSON.parse(moved.stdout) as { status: string; start: number; fromCache: boolean };
   assert.deepEqual([json.status, json.start, json.fromCache], ['moved', start, true]);
@@ -77,7 +90,16 @@ test('periscope verify: unreachable exits 1 with the code; usage mistakes exit 2
   const noQuote = await periscope(['verify', `${origin.url}/ferries`]);
   assert.equal(noQuote.code, 2);
   assert.match(noQuote.stderr, /missing --quote/);
-  const badStart = await periscope(['verify', `${origin.url}/ferries`, '--quote', 'x', '--start', 'abc', '--end', '4']);
+  const badStart = await periscope([
+    'verify',
+    `${origin.url}/ferries`,
+    '--quote',
+    'x',
+    '--start',
+    'abc',
+    '--end',
+    '4',
+  ]);
   assert.equal(badStart.code, 2);
   assert.match(badStart.stderr, /--start expects a whole number, got 'abc'/);
   const badHash = await periscope(['verify', `${origin.url}/ferries`, '--quote', 'x', '--hash', 'md5:1']);

@@ -90,7 +90,10 @@ test('a quote web_fetch returned is found at its offsets, from the cache: the si
   assert.deepEqual([loose.status, loose.match], ['found', 'whitespace']);
 
   // A quote the page never had: changed. The same text with a stale hash: moved (the page changed around it).
-  const invented = await periscope.verifyCitation({ url: cited.url, quote: 'High tide at Brest is at noon.' });
+  const invented = await periscope.verifyCitation({
+    url: cited.url,
+    quote: 'High tide at Brest is at noon.',
+  });
   assert.equal(invented.status, 'changed');
   assert.equal(invented.start, undefined);
   const stale = await periscope.verifyCitation({
@@ -127,7 +130,12 @@ test('refetch reads the page again: the quote moved when the page grew before it
   assert.ok((moved.start as number) > cited.start);
   assert.equal(moved.end, (moved.start as number) + QUOTE.length);
   // The fresh copy is what the next cache-first check reads.
-  const again = await periscope.verifyCitation({ url: cited.url, quote: QUOTE, start: moved.start, end: moved.end });
+  const again = await periscope.verifyCitation({
+    url: cited.url,
+    quote: QUOTE,
+    start: moved.start,
+    end: moved.end,
+  });
   assert.deepEqual([again.status, again.fromCache], ['found', true]);
   assert.equal(hits('/tides'), before + 1);
   tideLine = 'High tide at Brest is at 07:02 and again at 19:31.';
@@ -148,7 +156,11 @@ test('unreachable: a page that fails (with its code), and cacheOnly on a page ne
   assert.equal(gone.error?.code, 'HTTP_STATUS');
   assert.equal(gone.contentHash, undefined);
   const before = hits('/other');
-  const notCached = await periscope.verifyCitation({ url: `${origin.url}/other`, quote: QUOTE, cacheOnly: true });
+  const notCached = await periscope.verifyCitation({
+    url: `${origin.url}/other`,
+    quote: QUOTE,
+    cacheOnly: true,
+  });
   assert.equal(notCached.status, 'unreachable');
   assert.equal(notCached.error?.code, 'NOT_CONFIGURED');
   assert.equal(notCached.error?.details?.reason, 'not-cached');
@@ -157,7 +169,11 @@ test('unreachable: a page that fails (with its code), and cacheOnly on a page ne
   const fetched = await periscope.verifyCitation({ url: `${origin.url}/other`, quote: QUOTE });
   assert.deepEqual([fetched.status, fetched.fromCache], ['found', false]);
   assert.equal(hits('/other'), before + 1);
-  const cachedNow = await periscope.verifyCitation({ url: `${origin.url}/other`, quote: QUOTE, cacheOnly: true });
+  const cachedNow = await periscope.verifyCitation({
+    url: `${origin.url}/other`,
+    quote: QUOTE,
+    cacheOnly: true,
+  });
   assert.deepEqual([cachedNow.status, cachedNow.fromCache], ['found', true]);
   assert.equal(hits('/other'), before + 1);
   const blocked = await open({ network: {} }).verifyCitation({ url: `${origin.url}/other`, quote: QUOTE });
@@ -169,13 +185,17 @@ test('a malformed input rejects with INVALID_INPUT naming the problem', async ()
   const periscope = open();
   await assert.rejects(
     periscope.verifyCitation({ url: `${origin.url}/tides`, quote: QUOTE, start: 4 }),
-    (error: Error & { code?: string }) => error.code === 'INVALID_INPUT' && /start and end together/.test(error.message),
+    (error: Error & { code?: string }) =>
+      error.code === 'INVALID_INPUT' && /start and end together/.test(error.message),
   );
   await assert.rejects(
     periscope.verifyCitation({ url: `${origin.url}/tides`, quote: QUOTE, refetch: true, cacheOnly: true }),
     /exclude each other/,
   );
-  await assert.rejects(periscope.verifyCitation({ url: 'not a url at all', quote: QUOTE }), /not a valid URL/);
+  await assert.rejects(
+    periscope.verifyCitation({ url: 'not a url at all', quote: QUOTE }),
+    /not a valid URL/,
+  );
   await assert.rejects(
     periscope.verifyCitation({ url: `${origin.url}/tides`, quote: QUOTE, contentHash: 'md5:abc' }),
     /sha256/,
@@ -190,7 +210,10 @@ test('credits: a check from the cache is free; a read from the site is a web_fet
   const fetched = await periscope.fetch({ url: `${origin.url}/tides` }, { agentId: 'reader' });
   assert.equal(fetched.isError, false);
   assert.equal(await periscope.credits.balance('reader'), 1);
-  const cached = await periscope.verifyCitation({ url: `${origin.url}/tides`, quote: QUOTE }, { agentId: 'reader' });
+  const cached = await periscope.verifyCitation(
+    { url: `${origin.url}/tides`, quote: QUOTE },
+    { agentId: 'reader' },
+  );
   assert.equal(cached.status, 'found');
   assert.equal(await periscope.credits.balance('reader'), 1, 'the cache read cost nothing');
   const refetched = await periscope.verifyCitation(
@@ -211,7 +234,11 @@ test('credits: a check from the cache is free; a read from the site is a web_fet
     fetches.reduce((sum, row) => sum + row.calls, 0),
     3,
   );
-  assert.equal(usage.rows.filter((row) => row.tool === 'verify_citation').length, 0, 'the library call is no tool call');
+  assert.equal(
+    usage.rows.filter((row) => row.tool === 'verify_citation').length,
+    0,
+    'the library call is no tool call',
+  );
   await periscope.close();
 });
 
@@ -253,7 +280,10 @@ test('verify_citation over MCP: listed with its schemas; a real quote is found, 
   });
   assert.equal(found.isError, false);
   assert.equal((found.structuredContent as { status: string }).status, 'found');
-  assert.match((found.content as Array<{ text: string }>)[0]?.text ?? '', /^found: the quote is on .* at characters \d+–\d+/);
+  assert.match(
+    (found.content as Array<{ text: string }>)[0]?.text ?? '',
+    /^found: the quote is on .* at characters \d+–\d+/,
+  );
   const invented = await client.callTool({
     name: 'verify_citation',
     arguments: { url: cited.url, quote: 'Low tide never comes.' },

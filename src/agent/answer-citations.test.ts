@@ -19,7 +19,13 @@ test('the sources section the system prompt asks for: numbers, URLs, quotes and 
       url: 'https://docs.python.org/3.13/whatsnew/',
       quote: 'Python 3.13 ships a new interactive interpreter.',
     },
-    { n: 2, url: 'https://peps.python.org/pep-0703/', quote: 'Free threading is experimental.', start: 120, end: 151 },
+    {
+      n: 2,
+      url: 'https://peps.python.org/pep-0703/',
+      quote: 'Free threading is experimental.',
+      start: 120,
+      end: 151,
+    },
   ]);
 });
 
@@ -52,7 +58,8 @@ test('an answer without a sources list: no sources, the body is the answer; a st
 test('heading and source-line recognisers', () => {
   for (const line of ['Sources:', '**Sources:**', '### References', 'sources\n'])
     assert.equal(isSourcesHeading(line), true, line);
-  for (const line of ['Sources: see below', 'The sources are many.']) assert.equal(isSourcesHeading(line), false);
+  for (const line of ['Sources: see below', 'The sources are many.'])
+    assert.equal(isSourcesHeading(line), false);
   assert.equal(isSourceLine('[3] https://x.example/'), true);
   assert.equal(isSourceLine('[3] see https://x.example/'), false);
 });

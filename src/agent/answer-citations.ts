@@ -18,10 +18,12 @@ export interface AnswerSources {
 }
 
 /** `Sources:`, `## Sources`, `**Sources:**`, `References:` alone on a line. */
-const SOURCES_HEADING = /^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:sources|references)[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*$/i;
+const SOURCES_HEADING =
+  /^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:sources|references)[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*$/i;
 
 /** `[2] https://…`, `- [2]: <https://…>`: a line that names a numbered source. */
-const SOURCE_LINE = /^[ \t]*(?:[-*][ \t]+)?(?:\*\*)?\[(\d{1,3})\](?:\*\*)?:?[ \t]+<?(https?:\/\/[^\s<>"“”]+)>?(.*)$/;
+const SOURCE_LINE =
+  /^[ \t]*(?:[-*][ \t]+)?(?:\*\*)?\[(\d{1,3})\](?:\*\*)?:?[ \t]+<?(https?:\/\/[^\s<>"“”]+)>?(.*)$/;
 
 /** The first quoted text on a line: straight or curly double quotes, to the last closing one. */
 const QUOTED = /["“](.+)["”]/;

@@ -241,13 +241,20 @@ interface PageRead {
   extractMode?: ExtractMode;
 }
 
-function notePageRead(name: string, rawInput: unknown, result: ToolResult, readAs: Map<string, PageRead>): void {
+function notePageRead(
+  name: string,
+  rawInput: unknown,
+  result: ToolResult,
+  readAs: Map<string, PageRead>,
+): void {
   if (name !== 'web_fetch' || result.isError) return;
   const input = parseArguments(rawInput) as { url?: unknown; extractMode?: unknown };
   if (typeof input.url !== 'string') return;
   const read: PageRead = {
     url: input.url,
-    ...(input.extractMode === 'markdown' || input.extractMode === 'text' ? { extractMode: input.extractMode } : {}),
+    ...(input.extractMode === 'markdown' || input.extractMode === 'text'
+      ? { extractMode: input.extractMode }
+      : {}),
   };
   const data = result.data as { url?: unknown; finalUrl?: unknown };
   for (const alias of [data.finalUrl, data.url, input.url])

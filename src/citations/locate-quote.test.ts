@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { locateQuote } from './locate-quote.ts';
 
-const DOCUMENT = 'Tides rise twice a day.\n\nHigh tide is at 06:12.\nLow tide is at noon.\n\nHigh tide is at 06:12.';
+const DOCUMENT =
+  'Tides rise twice a day.\n\nHigh tide is at 06:12.\nLow tide is at noon.\n\nHigh tide is at 06:12.';
 
 test('an exact quote at the cited range is found there', () => {
   const start = DOCUMENT.indexOf('Low tide');

@@ -33,7 +33,11 @@ export function locateQuote(document: string, quote: string, cited?: QuoteRange)
 
 function occurrences(text: string, part: string): number[] {
   const found: number[] = [];
-  for (let at = text.indexOf(part); at !== -1 && found.length < MAX_OCCURRENCES; at = text.indexOf(part, at + 1))
+  for (
+    let at = text.indexOf(part);
+    at !== -1 && found.length < MAX_OCCURRENCES;
+    at = text.indexOf(part, at + 1)
+  )
     found.push(at);
   return found;
 }
@@ -88,6 +92,14 @@ function locateIgnoringWhitespace(
   if (ranges.length === 0) return undefined;
   const atCited = cited && ranges.find((range) => range.start === cited.start && range.end === cited.end);
   const chosen =
-    atCited ?? ranges.find((range) => range.start === nearest(ranges.map((item) => item.start), cited));
+    atCited ??
+    ranges.find(
+      (range) =>
+        range.start ===
+        nearest(
+          ranges.map((item) => item.start),
+          cited,
+        ),
+    );
   return chosen ? { ...chosen, match: 'whitespace' } : undefined;
 }

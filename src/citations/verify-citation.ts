@@ -7,35 +7,44 @@ import { locateQuote } from './locate-quote.ts';
 export const verifyCitationInputSchema = z
   .object({
     url: z.string().min(1).describe('The URL the citation names (the one web_fetch was called with).'),
-    quote: z
-      .string()
-      .min(1)
-      .max(20_000)
-      .describe('The quoted text, verbatim, as the citation gives it.'),
+    quote: z.string().min(1).max(20_000).describe('The quoted text, verbatim, as the citation gives it.'),
     contentHash: z
       .string()
       .regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex digits>')
       .optional()
-      .describe("The citation's contentHash (sha256:<hex> of the whole document as it was extracted), if it has one."),
+      .describe(
+        "The citation's contentHash (sha256:<hex> of the whole document as it was extracted), if it has one.",
+      ),
     start: z
       .number()
       .int()
       .min(0)
       .optional()
       .describe("The citation's start offset into the whole extracted text (give end too)."),
-    end: z.number().int().min(1).optional().describe("The citation's end offset (exclusive; give start too)."),
+    end: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("The citation's end offset (exclusive; give start too)."),
     extractMode: z
       .enum(['markdown', 'text'])
       .optional()
-      .describe('The extractMode the page was read with when cited (its offsets are into that text); default markdown.'),
+      .describe(
+        'The extractMode the page was read with when cited (its offsets are into that text); default markdown.',
+      ),
     refetch: z
       .boolean()
       .optional()
-      .describe('Fetch the page again instead of reading the cached copy (a web_fetch call: it costs what one costs).'),
+      .describe(
+        'Fetch the page again instead of reading the cached copy (a web_fetch call: it costs what one costs).',
+      ),
     cacheOnly: z
       .boolean()
       .optional()
-      .describe('Read only from the cache; never fetch (a document not cached is unreachable, NOT_CONFIGURED not-cached).'),
+      .describe(
+        'Read only from the cache; never fetch (a document not cached is unreachable, NOT_CONFIGURED not-cached).',
+      ),
   })
   .refine((input) => (input.start === undefined) === (input.end === undefined), {
     message: 'give start and end together, or neither',

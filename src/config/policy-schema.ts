@@ -80,10 +80,7 @@ export const limitsSchema = z
             web_search: cost('web_search', 2),
             web_fetch: cost('web_fetch', 1),
             image_search: cost('image_search', 2),
-            verify_citation: cost(
-              'verify_citation',
-              0,
-            ).describe(
+            verify_citation: cost('verify_citation', 0).describe(
               'Credits one verify_citation call costs (0–1 000 000); the page it reads when not cached is a web_fetch call, charged as one.',
             ),
           })

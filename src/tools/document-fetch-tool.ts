@@ -49,7 +49,12 @@ export function createDocumentFetchTool(
           toolCallId: options.toolCallId,
         });
         const data = dataOf(page, cached, defaults.chainIds[0] ?? 'local');
-        return { isError: false, output: '', data, display: `${display} → ${cached ? 'from cache' : 'fetched'}` };
+        return {
+          isError: false,
+          output: '',
+          data,
+          display: `${display} → ${cached ? 'from cache' : 'fetched'}`,
+        };
       } catch (error) {
         return toErrorResult(error, display);
       }

@@ -85,7 +85,10 @@ export const verifyCitationOutputSchema = z.looseObject({
   finalUrl: z.string().optional(),
   start: z.number().optional().describe('Where the quote is now (found, moved).'),
   end: z.number().optional(),
-  match: z.enum(['exact', 'whitespace']).optional().describe('whitespace: equal once whitespace runs count as one space.'),
+  match: z
+    .enum(['exact', 'whitespace'])
+    .optional()
+    .describe('whitespace: equal once whitespace runs count as one space.'),
   citedStart: z.number().optional(),
   citedEnd: z.number().optional(),
   contentHash: z.string().optional().describe('sha256:<hex> of the document as read now.'),
@@ -95,7 +98,10 @@ export const verifyCitationOutputSchema = z.looseObject({
   extractMode: z.enum(['markdown', 'text']),
   checkedAt: z.string(),
   fromCache: z.boolean(),
-  error: z.looseObject({ code: z.string(), message: z.string() }).optional().describe('Why it is unreachable.'),
+  error: z
+    .looseObject({ code: z.string(), message: z.string() })
+    .optional()
+    .describe('Why it is unreachable.'),
 });
 
 export const OUTPUT_SCHEMAS: Record<ToolName, z.ZodType> = {

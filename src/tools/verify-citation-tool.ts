@@ -4,10 +4,9 @@ import {
   type VerifyCitationResult,
   verifyCitationInputSchema,
 } from '../citations/verify-citation.ts';
-import { shortUrl } from './validate-input.ts';
 import type { Tool, ToolExecuteOptions } from './tool.ts';
 import { toErrorResult } from './tool-result.ts';
-import { validateInput } from './validate-input.ts';
+import { shortUrl, validateInput } from './validate-input.ts';
 
 /** The model's view of the input: what a citation carries, and whether to fetch again. */
 export const verifyCitationToolInputSchema = verifyCitationInputSchema;

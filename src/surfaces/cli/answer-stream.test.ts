@@ -12,7 +12,8 @@ function streamIn(text: string, size: number) {
   return { written, held: stream.finish() };
 }
 
-const ANSWER = 'A new REPL [1].\nAnd free threading [2].\n\nSources:\n[1] https://a.example/ "x"\n[2] https://b.example/ "y"\n';
+const ANSWER =
+  'A new REPL [1].\nAnd free threading [2].\n\nSources:\n[1] https://a.example/ "x"\n[2] https://b.example/ "y"\n';
 
 test('the sources section is held back, whatever the piece size; the body streams; written + held is the whole', () => {
   for (const size of [1, 2, 5, 12, 1000]) {
