@@ -1,16 +1,14 @@
+import { createCitationChecker } from './citations/citation-checker.ts';
 import {
-  type CitationDocument,
   type VerifyCitationInput,
   type VerifyCitationResult,
-  verifyCitation,
   verifyCitationInputSchema,
 } from './citations/verify-citation.ts';
 import { validateConfig } from './config/load-config.ts';
 import { toHttpClientOptions } from './config/network-options.ts';
 import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 import { type ExtractedPage, type ExtractPageInput, extractPage } from './content/extract-page.ts';
-import type { ExtractMode } from './content/types.ts';
-import { isPeriscopeError, PeriscopeError, type ToolErrorData } from './errors.ts';
+import { PeriscopeError } from './errors.ts';
 import { DocumentCache } from './fetch/document-cache.ts';
 import type { FetchBackend } from './fetch/fetch-backend.ts';
 import { createConfiguredFetchChain } from './fetch/fetch-setup.ts';
@@ -31,7 +29,7 @@ import { createDocumentReader } from './tools/document-reader.ts';
 import { createImageSearchTool, type ImageSearchData, type ImageSearchInput } from './tools/image-search.ts';
 import type { Tool, ToolExecuteOptions } from './tools/tool.ts';
 import { type ToolResult, toErrorResult } from './tools/tool-result.ts';
-import { parseCallerUrl, validateInput } from './tools/validate-input.ts';
+import { validateInput } from './tools/validate-input.ts';
 import { createVerifyCitationTool } from './tools/verify-citation-tool.ts';
 import { createWebFetchTool, type WebFetchData, type WebFetchInput } from './tools/web-fetch.ts';
 import { createWebSearchTool, type WebSearchData, type WebSearchInput } from './tools/web-search.ts';
@@ -140,47 +138,12 @@ export function createPeriscope(
       chainIds: fetchChain.ids,
     }),
   );
-  async function readCitationDocument(
-    url: string,
-    mode: ExtractMode,
-    source: { refetch: boolean; cacheOnly: boolean },
-    options: ToolExecuteOptions,
-  ): Promise<CitationDocument> {
-    const parsed = parseCallerUrl(url);
-    if (!source.refetch) {
-      try {
-        const { page } = await documentReader.read(parsed, mode, {
-          source: 'cache',
-          signal: options.signal,
-          agentId: options.agentId,
-        });
-        return { text: page.content.text, finalUrl: page.finalUrl, fromCache: true };
-      } catch (error) {
-        if (source.cacheOnly || !isPeriscopeError(error) || error.details.reason !== 'not-cached')
-          throw error;
-      }
-    }
-    if (!validated.tools.web_fetch.enabled) {
-      throw new PeriscopeError(
-        'NOT_CONFIGURED',
-        'web_fetch is switched off in this deployment (tools.web_fetch.enabled), so a page not in the cache cannot be read',
-      );
-    }
-    const result = await documentFetch.execute(
-      { url, extractMode: mode, ...(source.refetch ? { refetch: true } : {}) },
-      options,
-    );
-    if (result.isError) throw fromErrorData((result.data as { error: ToolErrorData }).error);
-    const data = result.data as { text: string; finalUrl: string; cached: boolean };
-    return { text: data.text, finalUrl: data.finalUrl, fromCache: data.cached };
-  }
-  const checkCitation = (
-    input: Parameters<typeof verifyCitation>[0],
-    options: ToolExecuteOptions = {},
-  ): Promise<VerifyCitationResult> =>
-    verifyCitation(input, (url, mode, source) => readCitationDocument(url, mode, source, options), {
-      extractMode: validated.fetch.extractMode,
-    });
+  const checkCitation = createCitationChecker({
+    reader: documentReader,
+    fetchDocument: documentFetch,
+    isFetchEnabled: validated.tools.web_fetch.enabled,
+    extractMode: validated.fetch.extractMode,
+  });
   const verifyCitationTool = policy.guard(createVerifyCitationTool({ verify: checkCitation }));
   const chain = createSearchChain({
     search: validated.search,
@@ -260,15 +223,6 @@ export function createPeriscope(
   };
 }
 
-/** A failed tool call's error, as the error it was (for a caller that reports it as its own). */
-function fromErrorData(error: ToolErrorData): PeriscopeError {
-  return new PeriscopeError(error.code, error.message, {
-    retryable: error.retryable,
-    retryAfterMs: error.retryAfterMs,
-    ...(error.details ? { details: error.details } : {}),
-  });
-}
-
 function switchedOff(name: string): Promise<ToolResult<never>> {
   return Promise.resolve(
     toErrorResult(
@@ -285,6 +239,8 @@ export { resolveAgentEndpoint } from './agent/resolve-endpoint.ts';
 export {
   type AgentToolCallRecord,
   type AgentTranscript,
+  type AnswerCitation,
+  type CitationCheck,
   type RunAgentOptions,
   runAgent,
 } from './agent/run-agent.ts';
