@@ -73,3 +73,10 @@ test('random documents: every slice is found at its own range, or at an identica
     assert.equal(text.slice(anywhere?.start, anywhere?.end), quote);
   }
 });
+
+test('the whitespace-tolerant match takes the quote literally: brackets, dots, stars, backslashes', () => {
+  const text = 'Prices (in €) are $5.00*\n  [see note] \\d+ apply.';
+  const located = locateQuote(text, 'Prices (in €) are $5.00* [see note] \\d+ apply.');
+  assert.deepEqual(located, { start: 0, end: text.length, match: 'whitespace' });
+  assert.equal(locateQuote(text, 'Prices (in €) are $5,00* [see note]'), undefined);
+});

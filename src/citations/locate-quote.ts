@@ -15,8 +15,6 @@ export interface QuoteRange {
 /** Occurrences looked at before the nearest one is chosen (a quote of one common word may occur thousands of times). */
 const MAX_OCCURRENCES = 10_000;
 
-const WHITESPACE = /\s/;
-
 /**
  * Find `quote` in `document`: exactly first (at the cited range when it is there, else the occurrence nearest to
  * it, else the first), then tolerant of whitespace differences only (a line break for a space, two spaces for one,
@@ -51,55 +49,33 @@ function nearest(starts: readonly number[], cited: QuoteRange | undefined): numb
   return best;
 }
 
-/**
- * The document with every run of whitespace as one space, and for each of its characters where it came from:
- * `from[i]` is the offset of character i in the document, `to[i]` the offset just after what it stands for.
- */
-function collapseWhitespace(text: string): { collapsed: string; from: Int32Array; to: Int32Array } {
-  const from = new Int32Array(text.length);
-  const to = new Int32Array(text.length);
-  const parts: string[] = [];
-  let length = 0;
-  let index = 0;
-  while (index < text.length) {
-    const start = index;
-    if (WHITESPACE.test(text[index] as string)) {
-      while (index < text.length && WHITESPACE.test(text[index] as string)) index += 1;
-      parts.push(' ');
-    } else {
-      parts.push(text[index] as string);
-      index += 1;
-    }
-    from[length] = start;
-    to[length] = index;
-    length += 1;
-  }
-  return { collapsed: parts.join(''), from: from.subarray(0, length), to: to.subarray(0, length) };
-}
-
 function locateIgnoringWhitespace(
   document: string,
   quote: string,
   cited: QuoteRange | undefined,
 ): QuoteLocation | undefined {
-  const wanted = quote.trim().replace(/\s+/g, ' ');
-  if (wanted === '') return undefined;
-  const { collapsed, from, to } = collapseWhitespace(document);
-  const ranges = occurrences(collapsed, wanted).map((at) => ({
-    start: from[at] as number,
-    end: to[at + wanted.length - 1] as number,
-  }));
+  const words = quote.trim().split(/\s+/);
+  if (words[0] === '') return undefined;
+  // The quote's words, each literal, with any run of whitespace between them: matched on the document itself.
+  const pattern = new RegExp(
+    words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'),
+    'g',
+  );
+  const ranges: QuoteRange[] = [];
+  for (
+    let match = pattern.exec(document);
+    match && ranges.length < MAX_OCCURRENCES;
+    match = pattern.exec(document)
+  ) {
+    ranges.push({ start: match.index, end: match.index + match[0].length });
+    pattern.lastIndex = match.index + 1;
+  }
   if (ranges.length === 0) return undefined;
   const atCited = cited && ranges.find((range) => range.start === cited.start && range.end === cited.end);
-  const chosen =
-    atCited ??
-    ranges.find(
-      (range) =>
-        range.start ===
-        nearest(
-          ranges.map((item) => item.start),
-          cited,
-        ),
-    );
+  const nearestStart = nearest(
+    ranges.map((range) => range.start),
+    cited,
+  );
+  const chosen = atCited ?? ranges.find((range) => range.start === nearestStart);
   return chosen ? { ...chosen, match: 'whitespace' } : undefined;
 }
