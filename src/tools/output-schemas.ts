@@ -101,10 +101,40 @@ export const webFetchOutputSchema = z.looseObject({
     .describe('With query: the passages returned, in document order, each with its citation.'),
 });
 
+export const verifyCitationOutputSchema = z.looseObject({
+  status: z
+    .enum(['found', 'moved', 'changed', 'unreachable'])
+    .describe(
+      'found: where the citation says; moved: on the page at other offsets (or the page changed around it); changed: not on the page; unreachable: the page could not be read.',
+    ),
+  url: z.string(),
+  finalUrl: z.string().optional(),
+  start: z.number().optional().describe('Where the quote is now (found, moved).'),
+  end: z.number().optional(),
+  match: z
+    .enum(['exact', 'whitespace'])
+    .optional()
+    .describe('whitespace: equal once whitespace runs count as one space.'),
+  citedStart: z.number().optional(),
+  citedEnd: z.number().optional(),
+  contentHash: z.string().optional().describe('sha256:<hex> of the document as read now.'),
+  expectedContentHash: z.string().optional(),
+  hashMatches: z.boolean().optional(),
+  totalLength: z.number().optional(),
+  extractMode: z.enum(['markdown', 'text']),
+  checkedAt: z.string(),
+  fromCache: z.boolean(),
+  error: z
+    .looseObject({ code: z.string(), message: z.string() })
+    .optional()
+    .describe('Why it is unreachable.'),
+});
+
 export const OUTPUT_SCHEMAS: Record<ToolName, z.ZodType> = {
   web_search: webSearchOutputSchema,
   web_fetch: webFetchOutputSchema,
   image_search: imageSearchOutputSchema,
+  verify_citation: verifyCitationOutputSchema,
 };
 
 /** JSON Schema (draft-07, the dialect most validators default to) of a tool's success `data`. */

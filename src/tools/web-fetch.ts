@@ -88,6 +88,8 @@ export interface WebFetchToolSettings {
   chain: FetchChain;
   /** Documents kept between calls (the store), first reads and continuations, with single flight. */
   pageCache?: ToolCache | undefined;
+  /** The in-process document cache, when shared with other readers (verifyCitation); default: its own. */
+  documents?: DocumentCache | undefined;
 }
 
 /**
@@ -110,10 +112,12 @@ const HINT_HEADINGS = 5;
 
 export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetchInput, WebFetchData> {
   const { config, httpFetch, chain } = settings;
-  const documents = new DocumentCache({
-    ttlMs: config.continuationTtlMs,
-    maxChars: config.continuationMaxChars,
-  });
+  const documents =
+    settings.documents ??
+    new DocumentCache({
+      ttlMs: config.continuationTtlMs,
+      maxChars: config.continuationMaxChars,
+    });
   const limits = {
     pdfMaxPages: config.pdfMaxPages,
     pdfMaxBytes: config.pdfMaxBytes,

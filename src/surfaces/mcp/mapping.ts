@@ -10,6 +10,7 @@ const TITLES: Record<ToolName, string> = {
   web_search: 'Web search',
   web_fetch: 'Read a web page',
   image_search: 'Image search',
+  verify_citation: 'Verify a citation',
 };
 
 export interface McpToolDefinition {
