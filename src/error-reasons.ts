@@ -74,6 +74,8 @@ export const ERROR_REASONS = {
     'missing-playwright': 'The browser back-end needs the `playwright-core` package.',
     'missing-browser': 'The browser back-end found no Chromium to launch.',
     'no-usable-backend': 'No back-end in fetch.chain could take this URL (each attempt says why).',
+    'not-cached':
+      'verifyCitation with `cacheOnly` (as `periscope ask` checks its citations): the page is not in the document cache, and the check was not to fetch it.',
     ...STORE_UNAVAILABLE,
   },
   URL_BLOCKED: {

@@ -1,8 +1,15 @@
+import { createCitationChecker } from './citations/citation-checker.ts';
+import {
+  type VerifyCitationInput,
+  type VerifyCitationResult,
+  verifyCitationInputSchema,
+} from './citations/verify-citation.ts';
 import { validateConfig } from './config/load-config.ts';
 import { toHttpClientOptions } from './config/network-options.ts';
 import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 import { type ExtractedPage, type ExtractPageInput, extractPage } from './content/extract-page.ts';
 import { PeriscopeError } from './errors.ts';
+import { DocumentCache } from './fetch/document-cache.ts';
 import type { FetchBackend } from './fetch/fetch-backend.ts';
 import { createConfiguredFetchChain } from './fetch/fetch-setup.ts';
 import { createKeyAccounts, type KeyAccounts } from './keys/key-accounts.ts';
@@ -17,9 +24,13 @@ import { readUsage, type UsageQuery, type UsageReport } from './policy/usage.ts'
 import { createSearchChain, type ProviderStatus } from './search/chain.ts';
 import type { SearchProvider } from './search/types.ts';
 import type { Store } from './store/store.ts';
+import { createDocumentFetchTool } from './tools/document-fetch-tool.ts';
+import { createDocumentReader } from './tools/document-reader.ts';
 import { createImageSearchTool, type ImageSearchData, type ImageSearchInput } from './tools/image-search.ts';
 import type { Tool, ToolExecuteOptions } from './tools/tool.ts';
 import { type ToolResult, toErrorResult } from './tools/tool-result.ts';
+import { validateInput } from './tools/validate-input.ts';
+import { createVerifyCitationTool } from './tools/verify-citation-tool.ts';
 import { createWebFetchTool, type WebFetchData, type WebFetchInput } from './tools/web-fetch.ts';
 import { createWebSearchTool, type WebSearchData, type WebSearchInput } from './tools/web-search.ts';
 
@@ -48,6 +59,13 @@ export interface Periscope {
   search(input: WebSearchInput, options?: ToolExecuteOptions): Promise<ToolResult<WebSearchData>>;
   /** image_search: never rejects. */
   imageSearch(input: ImageSearchInput, options?: ToolExecuteOptions): Promise<ToolResult<ImageSearchData>>;
+  /**
+   * Whether a quote is still on the page a citation names: found / moved (new offsets) / changed / unreachable
+   * (with the error). Reads the document web_fetch cached (in process, then the store) first; on a miss, or with
+   * `refetch`, the page is read as a web_fetch call (limits, credits, usage); `cacheOnly` never fetches. Works
+   * whether or not the verify_citation tool is switched on. Rejects only with INVALID_INPUT (a malformed input).
+   */
+  verifyCitation(input: VerifyCitationInput, options?: ToolExecuteOptions): Promise<VerifyCitationResult>;
   /**
    * A page already in hand (`html` or `bytes`) → its main content, offline (no network, no store; not a tool call:
    * no limits, credits or usage). Rejects with INVALID_INPUT, UNSUPPORTED_CONTENT (binary) or EMPTY_CONTENT.
@@ -93,12 +111,40 @@ export function createPeriscope(
     policy: networkPolicy,
     overrides: options.fetchBackends,
   });
+  // One in-process document cache, shared by web_fetch (continuation reads) and verifyCitation.
+  const documents = new DocumentCache({
+    ttlMs: validated.fetch.continuationTtlMs,
+    maxChars: validated.fetch.continuationMaxChars,
+  });
   const webFetch = createWebFetchTool({
     config: validated.fetch,
     httpFetch,
     chain: fetchChain,
     pageCache: policy.cacheFor('web_fetch', () => fetchFingerprint(validated)),
+    documents,
   });
+  // verifyCitation's reads: the same caches (its own single flight over the same store entries) and chain; the
+  // reads that may go to the network are web_fetch calls under the policy.
+  const documentReader = createDocumentReader({
+    config: validated.fetch,
+    httpFetch,
+    chain: fetchChain,
+    pageCache: policy.cacheFor('web_fetch', () => fetchFingerprint(validated)),
+    documents,
+  });
+  const documentFetch = policy.guard(
+    createDocumentFetchTool(documentReader, {
+      extractMode: validated.fetch.extractMode,
+      chainIds: fetchChain.ids,
+    }),
+  );
+  const checkCitation = createCitationChecker({
+    reader: documentReader,
+    fetchDocument: documentFetch,
+    isFetchEnabled: validated.tools.web_fetch.enabled,
+    extractMode: validated.fetch.extractMode,
+  });
+  const verifyCitationTool = policy.guard(createVerifyCitationTool({ verify: checkCitation }));
   const chain = createSearchChain({
     search: validated.search,
     providers: validated.providers,
@@ -137,6 +183,7 @@ export function createPeriscope(
     ...(switches.web_fetch.enabled ? [guardedFetch as Tool] : []),
     ...(switches.web_search.enabled ? [webSearch as Tool] : []),
     ...(switches.image_search.enabled ? [imageSearch as Tool] : []),
+    ...(switches.verify_citation.enabled ? [verifyCitationTool as Tool] : []),
   ];
   const credits = createCreditAccounts(state);
   return {
@@ -148,6 +195,8 @@ export function createPeriscope(
       switches.image_search.enabled
         ? imageSearch.execute(input, executeOptions)
         : switchedOff('image_search'),
+    verifyCitation: async (input, executeOptions) =>
+      checkCitation(validateInput(verifyCitationInputSchema, input, 'verifyCitation'), executeOptions),
     status: async (statusOptions) => ({ providers: await chain.status(statusOptions) }),
     fetch: fetchPage,
     extract: (input) =>
@@ -186,9 +235,16 @@ export { resolveAgentEndpoint } from './agent/resolve-endpoint.ts';
 export {
   type AgentToolCallRecord,
   type AgentTranscript,
+  type AnswerCitation,
+  type CitationCheck,
   type RunAgentOptions,
   runAgent,
 } from './agent/run-agent.ts';
+export type {
+  CitationStatus,
+  VerifyCitationInput,
+  VerifyCitationResult,
+} from './citations/verify-citation.ts';
 export { loadConfig, validateConfig } from './config/load-config.ts';
 export type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 export type { ExtractedPage, ExtractPageInput } from './content/extract-page.ts';
@@ -242,5 +298,6 @@ export {
   type ToolCall,
   type ToolCallResult,
 } from './tools/tool-runner.ts';
+export type { VerifyCitationData, VerifyCitationToolInput } from './tools/verify-citation-tool.ts';
 export type { WebFetchData, WebFetchInput } from './tools/web-fetch.ts';
 export type { SearchErrorData, WebSearchData, WebSearchInput } from './tools/web-search.ts';

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ToolMessage } from '@langchain/core/messages';
 import { createPeriscope, type Periscope } from '../src/index.ts';
-import { langchainTools } from '../src/surfaces/adapters/langchain.ts';
+import { type CitedPassage, langchainTools, passagesOf } from '../src/surfaces/adapters/langchain.ts';
+import { withQueryBridge } from '../src/testing/passages-bridge.ts';
 import { configFor, PNG, type StandIn, startStandIn } from './support/stand-in.ts';
 
 let standIn: StandIn;
@@ -86,4 +87,29 @@ test('an image → content blocks: the text, then a standard image block', async
 test('invoked with plain arguments, a tool returns the content alone', async () => {
   const content = await toolNamed('web_fetch').invoke({ url: `${standIn.url}/article?langchain` });
   assert.match(String(content), /High tide in Brest is at 06:12/);
+});
+
+test('web_fetch with passages: the artifact carries them with their locations and citations', async () => {
+  // BRIDGE until web_fetch `query` merges: the real web_fetch, its data extended by the real selectPassages.
+  const fetchTool = periscope.tools.find((candidate) => candidate.name === 'web_fetch');
+  assert.ok(fetchTool);
+  const bridged = withQueryBridge(fetchTool, 'walkers on the foreshore', { maxChars: 300 });
+  const [tool] = langchainTools([bridged]);
+  assert.ok(tool);
+  const url = `${standIn.url}/article?langchain-passages`;
+  const message = await tool.invoke({ name: 'web_fetch', args: { url }, type: 'tool_call', id: 'call_lc_p' });
+  assert.ok(message instanceof ToolMessage);
+  assert.equal(message.status, 'success');
+  const passages: CitedPassage[] = passagesOf(message.artifact);
+  const answer = passages.find((passage) => passage.text.includes('Walkers on the foreshore'));
+  assert.equal(answer?.heading, 'Tide tables of Brest');
+  const document = ((await fetchTool.execute({ url })).data as { text: string }).text;
+  for (const passage of passages) {
+    assert.equal(passage.text, document.slice(passage.start, passage.end));
+    assert.deepEqual(
+      [passage.citation.start, passage.citation.end, passage.citation.quote],
+      [passage.start, passage.end, passage.text],
+    );
+  }
+  assert.match(String(message.content), /^<<<untrusted_web_content id=/);
 });

@@ -432,3 +432,102 @@ test('no model configured, or an empty question: one line, exit 2', async () => 
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /missing question/);
 });
+
+// Citations: the model cites a passage it read and one it made up; each is checked against the document cache.
+const REAL_QUOTE = 'Python 3.13 ships a new interactive interpreter and an experimental free-threaded build.';
+const INVENTED_QUOTE = 'Python 3.13 removes the global interpreter lock for good.';
+
+function citingAnswer(base: string): Script {
+  return (body) => {
+    if (toolMessages(body).length === 0)
+      return { toolCalls: [{ name: 'web_fetch', arguments: { url: `${base}/whatsnew` } }] };
+    return {
+      content: [
+        'Python 3.13 has a new interactive interpreter [1]. It removes the GIL for good [2].',
+        '',
+        'Sources:',
+        `[1] ${base}/whatsnew "${REAL_QUOTE}"`,
+        `[2] ${base}/whatsnew "${INVENTED_QUOTE}"`,
+        `[3] ${base}/never-read "Anything at all."`,
+      ].join('\n'),
+    };
+  };
+}
+
+test('citations: a quote from the page read is verified, an invented one and one from a page never read are not', async () => {
+  const { periscope, endpoint, http } = setup(citingAnswer(pageBase));
+  const pages = server.calls.length;
+  const transcript = await runAgent({
+    endpoint,
+    http,
+    tools: periscope.tools,
+    question: 'What is new in Python 3.13?',
+    verifyCitation: (citation) => periscope.verifyCitation({ ...citation, cacheOnly: true }),
+  });
+  assert.equal(
+    transcript.answerBody,
+    'Python 3.13 has a new interactive interpreter [1]. It removes the GIL for good [2].',
+  );
+  const [real, invented, unread] = transcript.citations ?? [];
+  assert.deepEqual(
+    [real?.n, real?.status, real?.verified, real?.match, real?.quote],
+    [1, 'found', true, 'exact', REAL_QUOTE],
+  );
+  assert.equal(typeof real?.start, 'number');
+  assert.deepEqual([invented?.n, invented?.status, invented?.verified], [2, 'changed', false]);
+  assert.deepEqual(
+    [unread?.status, unread?.verified, unread?.error?.details?.reason],
+    ['unreachable', false, 'not-cached'],
+  );
+  // Checking read the cache only: the one page web_fetch read (and its robots.txt), nothing more.
+  const asked = server.calls.slice(pages).map((call) => call.url.pathname);
+  assert.deepEqual(
+    asked.filter((path) => !path.endsWith('/chat/completions') && path !== '/robots.txt'),
+    ['/whatsnew'],
+  );
+  // The model was told how to cite.
+  assert.match(transcript.messages[0]?.content ?? '', /\[n\] URL "passage"/);
+  await periscope.close();
+});
+
+test('periscope ask: the sources are printed once checked, the invented quote marked unverified; --json has citations', async () => {
+  scripts.set('cites', citingAnswer(server.url));
+  for (const streaming of [true, false]) {
+    const result = await runAsk([
+      '--model',
+      'm',
+      '--base-url',
+      `${server.url}/cites/v1`,
+      ...(streaming ? [] : ['--no-stream']),
+      'What is new in Python 3.13?',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(
+      result.stdout,
+      [
+        'Python 3.13 has a new interactive interpreter [1]. It removes the GIL for good [2].',
+        '',
+        'Sources:',
+        `[1] ✓ ${server.url}/whatsnew — "${REAL_QUOTE}"`,
+        `[2] unverified (not on the page) ${server.url}/whatsnew — "${INVENTED_QUOTE}"`,
+        `[3] unverified (page not read by the tools) ${server.url}/never-read — "Anything at all."`,
+        '',
+      ].join('\n'),
+      streaming ? 'streamed' : 'not streamed',
+    );
+  }
+  const json = await runAsk(['--json', '--model', 'm', '--base-url', `${server.url}/cites/v1`, 'q?']);
+  assert.equal(json.code, 0, json.stderr);
+  const transcript = JSON.parse(json.stdout) as {
+    citations: Array<{ n: number; url: string; quote: string; status: string; verified: boolean }>;
+  };
+  assert.deepEqual(
+    transcript.citations.map(({ n, status, verified }) => [n, status, verified]),
+    [
+      [1, 'found', true],
+      [2, 'changed', false],
+      [3, 'unreachable', false],
+    ],
+  );
+  assert.equal(transcript.citations[1]?.quote, INVENTED_QUOTE);
+});

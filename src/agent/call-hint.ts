@@ -11,6 +11,7 @@ export function hintFor(call: Pick<ToolCall, 'name' | 'input'>): string {
       typeof input.startIndex === 'number' && input.startIndex > 0 ? ` (from ${input.startIndex})` : '';
     return `${callLine(call.name, input)}${from}`;
   }
+  if (call.name === 'verify_citation' && typeof input.url === 'string') return callLine(call.name, input);
   return call.name;
 }
 

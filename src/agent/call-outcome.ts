@@ -8,6 +8,8 @@ interface OutcomeData {
   truncated?: unknown;
   provider?: unknown;
   results?: unknown;
+  status?: unknown;
+  fromCache?: unknown;
 }
 
 /**
@@ -41,5 +43,7 @@ function success(name: string, data: OutcomeData): string {
     const from = typeof data.provider === 'string' ? ` from ${data.provider}` : '';
     return `ok, ${count} ${count === 1 ? noun : `${noun}s`}${from}${cached}`;
   }
+  if (name === 'verify_citation' && typeof data.status === 'string')
+    return `ok, ${data.status}${data.fromCache === true ? ' (cached)' : ''}`;
   return 'ok';
 }

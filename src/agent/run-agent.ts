@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { PeriscopeError } from '../errors.ts';
+import type { CitationStatus, VerifyCitationResult } from '../citations/verify-citation.ts';
+import type { ExtractMode } from '../content/types.ts';
+import { PeriscopeError, type ToolErrorData, toPeriscopeError } from '../errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpFetch } from '../net/types.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
 import { runToolCalls, type ToolCall } from '../tools/tool-runner.ts';
+import { type AnswerSource, parseAnswerSources } from './answer-citations.ts';
 import { hintFor, parseArguments } from './call-hint.ts';
 import { callOutcome } from './call-outcome.ts';
 import { type ChatEndpoint, type ChatMessage, completeChat } from './chat-completions.ts';
@@ -36,6 +39,42 @@ export interface RunAgentOptions {
   onToolResult?: ((record: AgentToolCallRecord) => void) | undefined;
   /** Today's date for the system prompt (tests pin it). */
   now?: Date | undefined;
+  /**
+   * Checks each numbered source of the final answer before it is returned (the CLI: `periscope.verifyCitation`
+   * with `cacheOnly`, so only pages the tools read can confirm a quote). Without it, sources are `unchecked`.
+   */
+  verifyCitation?: ((citation: CitationCheck) => Promise<VerifyCitationResult>) | undefined;
+}
+
+/** What runAgent asks `verifyCitation` about one source: the URL web_fetch was called with, the quote, the mode. */
+export interface CitationCheck {
+  url: string;
+  quote: string;
+  start?: number;
+  end?: number;
+  extractMode?: ExtractMode;
+}
+
+/** One numbered source of the answer and whether its quote is on its page. */
+export interface AnswerCitation {
+  n: number;
+  /** The URL as the answer gives it. */
+  url: string;
+  quote?: string;
+  /**
+   * verifyCitation's verdict, or `unchecked`: the line gives no quote, or there was nothing to check it with, or
+   * the check refused the citation (`error`).
+   */
+  status: CitationStatus | 'unchecked';
+  /** The quote is on the page (found or moved). */
+  verified: boolean;
+  /** Where the quote is on the page (verified), or where the answer said it was. */
+  start?: number;
+  end?: number;
+  /** `whitespace`: the quote differs from the page in whitespace only. */
+  match?: 'exact' | 'whitespace';
+  /** Why it could not be checked (unreachable, or a check that refused the citation). */
+  error?: ToolErrorData;
 }
 
 export interface AgentToolCallRecord {
@@ -66,6 +105,10 @@ export interface AgentTranscript {
   /** Credits spent by the tool calls (0 when credits are off). */
   creditsSpent: number;
   sessionId: string;
+  /** The numbered sources the answer lists (`[n] URL "quote"`), each checked; absent when it lists none. */
+  citations?: AnswerCitation[];
+  /** The answer without its sources section (the citations carry it), when it has one. */
+  answerBody?: string;
 }
 
 /**
@@ -92,6 +135,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
   const records: AgentToolCallRecord[] = [];
   const seenUrls = new Set<string>();
   const readUrls: string[] = [];
+  /** Pages web_fetch read: any URL it was given or ended at → the URL it was called with, and the mode. */
+  const readAs = new Map<string, PageRead>();
   let modelMs = 0;
   let toolMs = 0;
 
@@ -100,7 +145,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
     if (lastChance) {
       messages.push({
         role: 'user',
-        content: `You have used ${maxTurns} turns of tool calls. Answer now from what you have, citing the URLs you used.`,
+        content: `You have used ${maxTurns} turns of tool calls. Answer now from what you have, citing your sources as asked.`,
       });
     }
     const modelStarted = performance.now();
@@ -123,9 +168,15 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
             : 'the model returned an empty answer',
         );
       }
+      const listed = parseAnswerSources(answer);
+      const citations =
+        listed.sources.length > 0
+          ? await checkCitations(listed.sources, readAs, options.verifyCitation)
+          : undefined;
       return {
         question,
         answer,
+        ...(citations ? { citations, answerBody: listed.body } : {}),
         sources: sourcesOf(answer, readUrls, seenUrls),
         messages,
         toolCalls: records,
@@ -176,12 +227,76 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
     toolMs += performance.now() - toolsStarted;
     results.forEach(({ id, name, result }, index) => {
       collectUrls(name, result, seenUrls, readUrls);
+      notePageRead(name, batch[index]?.input, result, readAs);
       const record = batchRecords[index];
       if (record) records.push(record);
       messages.push({ role: 'tool', tool_call_id: id, content: result.output });
     });
   }
   throw new PeriscopeError('ALL_FAILED', 'the agent loop ended without an answer');
+}
+
+interface PageRead {
+  url: string;
+  extractMode?: ExtractMode;
+}
+
+function notePageRead(
+  name: string,
+  rawInput: unknown,
+  result: ToolResult,
+  readAs: Map<string, PageRead>,
+): void {
+  if (name !== 'web_fetch' || result.isError) return;
+  const input = parseArguments(rawInput) as { url?: unknown; extractMode?: unknown };
+  if (typeof input.url !== 'string') return;
+  const read: PageRead = {
+    url: input.url,
+    ...(input.extractMode === 'markdown' || input.extractMode === 'text'
+      ? { extractMode: input.extractMode }
+      : {}),
+  };
+  const data = result.data as { url?: unknown; finalUrl?: unknown };
+  for (const alias of [data.finalUrl, data.url, input.url])
+    if (typeof alias === 'string' && !readAs.has(alias)) readAs.set(alias, read);
+}
+
+/** Each listed source checked (all at once): its quote against the page web_fetch read for its URL. */
+async function checkCitations(
+  sources: readonly AnswerSource[],
+  readAs: ReadonlyMap<string, PageRead>,
+  verify: RunAgentOptions['verifyCitation'],
+): Promise<AnswerCitation[]> {
+  return Promise.all(
+    sources.map(async (source): Promise<AnswerCitation> => {
+      const stated = {
+        n: source.n,
+        url: source.url,
+        ...(source.quote === undefined ? {} : { quote: source.quote }),
+        ...(source.start === undefined ? {} : { start: source.start, end: source.end }),
+      };
+      if (!verify || source.quote === undefined) return { ...stated, status: 'unchecked', verified: false };
+      const read = readAs.get(source.url) ?? { url: source.url };
+      try {
+        const result = await verify({
+          url: read.url,
+          quote: source.quote,
+          ...(source.start === undefined ? {} : { start: source.start, end: source.end }),
+          ...(read.extractMode ? { extractMode: read.extractMode } : {}),
+        });
+        const verified = result.status === 'found' || result.status === 'moved';
+        return {
+          ...stated,
+          status: result.status,
+          verified,
+          ...(verified ? { start: result.start, end: result.end, match: result.match } : {}),
+          ...(result.error ? { error: result.error } : {}),
+        };
+      } catch (error) {
+        return { ...stated, status: 'unchecked', verified: false, error: toPeriscopeError(error).toJSON() };
+      }
+    }),
+  );
 }
 
 function creditsOf(result: ToolResult): number | undefined {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const mcpSchema = z
   .strictObject({
     tools: z
-      .array(z.enum(['web_search', 'web_fetch', 'image_search']))
+      .array(z.enum(['web_search', 'web_fetch', 'image_search', 'verify_citation']))
       .min(1)
       .nullable()
       .default(null)

@@ -52,6 +52,7 @@ export const limitsSchema = z
             web_fetch: rateWindow('web_fetch calls of one agent.'),
             web_search: rateWindow('web_search calls of one agent.'),
             image_search: rateWindow('image_search calls of one agent.'),
+            verify_citation: rateWindow('verify_citation calls of one agent.'),
           })
           .prefault({})
           .describe("One tool's calls by one agent."),
@@ -79,6 +80,9 @@ export const limitsSchema = z
             web_search: cost('web_search', 2),
             web_fetch: cost('web_fetch', 1),
             image_search: cost('image_search', 2),
+            verify_citation: cost('verify_citation', 0).describe(
+              'Credits one verify_citation call costs (0–1 000 000); the page it reads when not cached is a web_fetch call, charged as one.',
+            ),
           })
           .prefault({})
           .describe('Credits one call costs, per tool.'),

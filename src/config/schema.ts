@@ -11,13 +11,17 @@ const positiveMs = z.number().int().positive();
 const bytes = z.number().int().positive();
 
 /** Tools that can be switched off; a disabled tool is offered on no surface. */
-const toolSwitch = (tool: string) =>
+const toolSwitch = (tool: string, enabledByDefault = true) =>
   z
     .strictObject({
       enabled: z
         .boolean()
-        .default(true)
-        .describe(`\`false\` switches ${tool} off: no surface (CLI, MCP, gateway, adapters) offers it.`),
+        .default(enabledByDefault)
+        .describe(
+          enabledByDefault
+            ? `\`false\` switches ${tool} off: no surface (CLI, MCP, gateway, adapters) offers it.`
+            : `\`true\` offers ${tool} in the tool lists (MCP, gateway, adapters, \`ask\`); off by default.`,
+        ),
     })
     .prefault({})
     .describe(`The \`${tool}\` tool.`);
@@ -216,9 +220,12 @@ export const configSchema = z
         web_fetch: toolSwitch('web_fetch'),
         web_search: toolSwitch('web_search'),
         image_search: toolSwitch('image_search'),
+        verify_citation: toolSwitch('verify_citation', false),
       })
       .prefault({})
-      .describe('Each tool can be switched off; a disabled tool is offered on no surface.'),
+      .describe(
+        'Each tool can be switched off; a disabled tool is offered on no surface. `verify_citation` is off until switched on (the library `verifyCitation` and CLI `periscope verify` work either way).',
+      ),
     gateway: gatewaySchema,
     agent: agentSchema,
     mcp: mcpSchema,

@@ -48,7 +48,7 @@ test('defaults: a library config keeps state in memory; a loaded (CLI) config in
   assert.equal(defaults.limits.repeatLookups, 2);
   assert.deepEqual(defaults.limits.credits, {
     enabled: false,
-    cost: { web_search: 2, web_fetch: 1, image_search: 2 },
+    cost: { web_search: 2, web_fetch: 1, image_search: 2, verify_citation: 0 },
   });
   assert.equal(defaults.cache.ttlMs, 900_000);
   assert.equal(defaults.limits.failOpen, false);

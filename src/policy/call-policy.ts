@@ -1,7 +1,7 @@
 import type { CacheConfig, LimitsConfig, UsageConfig } from '../config/policy-schema.ts';
 import { PeriscopeError, type ToolErrorData } from '../errors.ts';
 import { callLine } from '../tools/call-line.ts';
-import type { Tool, ToolExecuteOptions, ToolName } from '../tools/tool.ts';
+import type { CachedToolName, Tool, ToolExecuteOptions, ToolName } from '../tools/tool.ts';
 import type { ToolCache } from '../tools/tool-cache.ts';
 import { type ToolResult, toErrorResult } from '../tools/tool-result.ts';
 import { createCredits, type Reservation } from './credits.ts';
@@ -27,7 +27,7 @@ export interface CallPolicy {
   /** The tool with every call going through the checks (docs/decisions/0008-call-policy.md). */
   guard<INPUT, DATA>(tool: Tool<INPUT, DATA>): Tool<INPUT, DATA>;
   /** The cache a tool reads through, or undefined when caching is off for it. */
-  cacheFor(tool: ToolName, fingerprint: () => string | Promise<string>): ToolCache | undefined;
+  cacheFor(tool: CachedToolName, fingerprint: () => string | Promise<string>): ToolCache | undefined;
 }
 
 const ID_PATTERN = /^[^\p{Cc}]{1,200}$/u;

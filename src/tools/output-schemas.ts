@@ -12,6 +12,27 @@ const attempt = z.looseObject({
   ms: z.number(),
 });
 
+/**
+ * A passage with its citation. MCP's structuredContent carries the locations only (offsets, score, citation less its
+ * quote): `text`, `heading` and `quote` are page-written, and the enveloped `text` of the result carries them.
+ */
+const citedPassage = z.looseObject({
+  start: z.number().describe('Offset of the passage in the full extracted text (as startIndex counts).'),
+  end: z.number(),
+  score: z.number().optional(),
+  text: z.string().optional().describe('The passage, verbatim (not in MCP structuredContent).'),
+  heading: z.string().optional().describe('The nearest section heading (not in MCP structuredContent).'),
+  citation: z.looseObject({
+    url: z.string(),
+    finalUrl: z.string(),
+    start: z.number(),
+    end: z.number(),
+    quote: z.string().optional().describe('The passage text (not in MCP structuredContent).'),
+    contentHash: z.string().describe('sha256:<hex> of the full extracted document text.'),
+    retrievedAt: z.string(),
+  }),
+});
+
 const searchCommon = {
   query: z.string(),
   provider: z.string().describe('The provider that answered.'),
@@ -32,6 +53,7 @@ export const webSearchOutputSchema = z.looseObject({
       url: z.string(),
       snippet: z.string(),
       publishedAt: z.string().optional(),
+      passages: z.array(citedPassage).optional().describe('readTop: the passages read from this result.'),
     }),
   ),
 });
@@ -84,12 +106,46 @@ export const webFetchOutputSchema = z.looseObject({
     .optional()
     .describe('An image: sent as an image block; its base64 bytes are not repeated here.'),
   text: z.string(),
+  passages: z
+    .array(citedPassage)
+    .optional()
+    .describe('With query: the passages returned, in document order, each with its citation.'),
+});
+
+export const verifyCitationOutputSchema = z.looseObject({
+  status: z
+    .enum(['found', 'moved', 'changed', 'unreachable'])
+    .describe(
+      'found: where the citation says; moved: on the page at other offsets (or the page changed around it); changed: not on the page; unreachable: the page could not be read.',
+    ),
+  url: z.string(),
+  finalUrl: z.string().optional(),
+  start: z.number().optional().describe('Where the quote is now (found, moved).'),
+  end: z.number().optional(),
+  match: z
+    .enum(['exact', 'whitespace'])
+    .optional()
+    .describe('whitespace: equal once whitespace runs count as one space.'),
+  citedStart: z.number().optional(),
+  citedEnd: z.number().optional(),
+  contentHash: z.string().optional().describe('sha256:<hex> of the document as read now.'),
+  expectedContentHash: z.string().optional(),
+  hashMatches: z.boolean().optional(),
+  totalLength: z.number().optional(),
+  extractMode: z.enum(['markdown', 'text']),
+  checkedAt: z.string(),
+  fromCache: z.boolean(),
+  error: z
+    .looseObject({ code: z.string(), message: z.string() })
+    .optional()
+    .describe('Why it is unreachable.'),
 });
 
 export const OUTPUT_SCHEMAS: Record<ToolName, z.ZodType> = {
   web_search: webSearchOutputSchema,
   web_fetch: webFetchOutputSchema,
   image_search: imageSearchOutputSchema,
+  verify_citation: verifyCitationOutputSchema,
 };
 
 /** JSON Schema (draft-07, the dialect most validators default to) of a tool's success `data`. */

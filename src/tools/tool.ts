@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import type { ToolResult } from './tool-result.ts';
 
-export type ToolName = 'web_fetch' | 'web_search' | 'image_search';
+export type ToolName = 'web_fetch' | 'web_search' | 'image_search' | 'verify_citation';
+
+/** The tools whose results the store caches (`cache.perTool`); verify_citation reads web_fetch's cache instead. */
+export type CachedToolName = Exclude<ToolName, 'verify_citation'>;
 
 export interface ToolExecuteOptions {
   signal?: AbortSignal;

@@ -38,6 +38,8 @@ export interface WebFetchToolSettings {
   chain: FetchChain;
   /** Documents kept between calls (the store), first reads and continuations, with single flight. */
   pageCache?: ToolCache | undefined;
+  /** The in-process document cache, when shared with other readers (verifyCitation); default: its own. */
+  documents?: DocumentCache | undefined;
 }
 
 /**
@@ -59,10 +61,12 @@ const PAGE_WRITTEN_FIELDS: readonly (keyof WebFetchData)[] = [
 
 export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetchInput, WebFetchData> {
   const { config, httpFetch, chain } = settings;
-  const documents = new DocumentCache({
-    ttlMs: config.continuationTtlMs,
-    maxChars: config.continuationMaxChars,
-  });
+  const documents =
+    settings.documents ??
+    new DocumentCache({
+      ttlMs: config.continuationTtlMs,
+      maxChars: config.continuationMaxChars,
+    });
   const limits = {
     pdfMaxPages: config.pdfMaxPages,
     pdfMaxBytes: config.pdfMaxBytes,

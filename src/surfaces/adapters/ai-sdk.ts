@@ -6,6 +6,10 @@ import { type ToolSource, toolsOf } from './tool-source.ts';
 
 // Vercel AI SDK: `tool()` objects over the tools' own zod schemas. `execute` returns the ToolResult (the program's
 // view); `toModelOutput` gives the model the output text (`error-text` on failure) and the image when there is one.
+// The ToolResult's `data` keeps the passages of web_fetch with `query` (and of web_search results with `readTop`)
+// with their offsets, headings and citations; `passagesOf(result.data)` reads them typed.
+
+export { type CitedPassage, passagesOf } from '../tool-parts.ts';
 
 export interface AiSdkToolOptions {
   /** The repeat-throttle scope the calls share: one conversation or agent run. Default: each call alone. */

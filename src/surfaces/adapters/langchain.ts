@@ -7,7 +7,11 @@ import { type ToolSource, toolsOf } from './tool-source.ts';
 
 // LangChain.js: structured tools with responseFormat 'content_and_artifact': the content is the output (plus the
 // image as a standard image block), the artifact is the ToolResult's data. A failed call invoked as a tool call
-// becomes a ToolMessage with status 'error'.
+// becomes a ToolMessage with status 'error'. The artifact keeps the passages of web_fetch with `query` (and of
+// web_search results with `readTop`) with their offsets, headings and citations; `passagesOf(artifact)` reads them
+// typed.
+
+export { type CitedPassage, passagesOf } from '../tool-parts.ts';
 
 export interface LangChainToolOptions {
   /** The repeat-throttle scope the calls share: one conversation or agent run. Default: each call alone. */

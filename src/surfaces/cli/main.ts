@@ -12,6 +12,7 @@ Commands:
   search <query…>     search the web through the provider chain (fallback on failure)
   images <query…>     search for images
   fetch <url>         read a web page as markdown or text (guarded against private addresses)
+  verify <url> --quote TEXT   is a quoted passage on that page? found / moved / changed / unreachable
   extract [file|-]    offline: HTML from a file or stdin → main content
   config show|schema  print the effective configuration (secrets redacted), or its JSON Schema for editors
   status              search providers (chain, keys, health, quota) and today's usage
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   search: async (argv, io) => (await import('./commands/search.ts')).searchCommand(argv, io),
   images: async (argv, io) => (await import('./commands/search.ts')).imagesCommand(argv, io),
   fetch: async (argv, io) => (await import('./commands/fetch.ts')).fetchCommand(argv, io),
+  verify: async (argv, io) => (await import('./commands/verify.ts')).verifyCommand(argv, io),
   extract: async (argv, io) => (await import('./commands/extract.ts')).extractCommand(argv, io),
   config: async (argv, io) => (await import('./commands/config-show.ts')).configCommand(argv, io),
   status: async (argv, io) => (await import('./commands/status.ts')).statusCommand(argv, io),

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPeriscope } from '../../index.ts';
+import { withPassages } from '../../testing/passages-bridge.ts';
+import { startTestServer } from '../../testing/test-server.ts';
+import { webFetchOutputSchema, webSearchOutputSchema } from '../../tools/output-schemas.ts';
 import type { Tool } from '../../tools/tool.ts';
+import type { ToolResult } from '../../tools/tool-result.ts';
+import { passagesOf } from '../tool-parts.ts';
 import { toCallToolResult } from './mapping.ts';
 
 /** A Periscope's own tool (guarded, as every surface gets it), with the declaration the tool itself makes. */
@@ -73,4 +78,104 @@ test('structuredContent follows the tool’s declaration of page-written fields,
     {},
   );
   assert.deepEqual(undeclared.structuredContent, { ...data, untrusted: true });
+});
+
+const SECTIONED = `<!doctype html><html><head><title>Tide tables of Brest</title></head><body>
+<article><h1>Tide tables of Brest</h1>
+<p>High tide in Brest is at 06:12 and again at 18:40 today. The tidal range reaches seven metres during spring tides.</p>
+<h2>Low water</h2>
+<p>Low tide follows about six hours after each high tide. Walkers on the foreshore should check the times.</p>
+</article></body></html>`;
+
+/**
+ * A real web_fetch result of a page on 127.0.0.1 with passages for `query`. BRIDGE until web_fetch `query` merges:
+ * the passages come from the real selectPassages on the fetched text (src/testing/passages-bridge.ts).
+ */
+async function fetchedWithPassages(query: string): Promise<{ result: ToolResult; tool: Tool }> {
+  const server = await startTestServer({
+    'GET /tides': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SECTIONED),
+  });
+  const periscope = createPeriscope(
+    { network: { allowPrivateNetwork: ['127.0.0.1/32'] }, store: { url: 'memory:' } },
+    { env: {} },
+  );
+  try {
+    const tool = periscope.tools.find((candidate) => candidate.name === 'web_fetch');
+    assert.ok(tool);
+    const fetched = await tool.execute({ url: `${server.url}/tides` });
+    assert.equal(fetched.isError, false, fetched.output);
+    return { result: withPassages(fetched, query, { maxChars: 300 }), tool };
+  } finally {
+    await periscope.close();
+    await server.close();
+  }
+}
+
+/** Where each passage is, as structuredContent carries it: no text, heading or quote. */
+function locations(data: unknown) {
+  return passagesOf(data).map(({ start, end, score, citation }) => {
+    const { quote: _quote, ...located } = citation;
+    return { start, end, score, citation: located };
+  });
+}
+
+test('structuredContent of web_fetch with passages: their locations, and no page text outside the envelope', async () => {
+  const { result, tool } = await fetchedWithPassages('walkers on the foreshore');
+  const passages = passagesOf(result.data);
+  assert.ok(passages.some((passage) => passage.heading === 'Low water'));
+  // Declared page-written or not (the web_fetch branch declares `passages`), the mapping is the same.
+  for (const declared of [tool, { pageWrittenFields: [...(tool.pageWrittenFields ?? []), 'passages'] }]) {
+    const mapped = toCallToolResult(result, declared);
+    assert.deepEqual(mapped.content, [{ type: 'text', text: result.output }]);
+    const structured = mapped.structuredContent ?? {};
+    assert.deepEqual(structured.passages, locations(result.data));
+    assert.equal(structured.text, result.output);
+    const outsideEnvelope = JSON.stringify({ ...structured, text: undefined });
+    for (const pageText of ['Low tide follows', 'Low water', 'Tide tables'])
+      assert.ok(!outsideEnvelope.includes(pageText), pageText);
+    assert.equal(webFetchOutputSchema.safeParse(structured).success, true, 'declared in the output schema');
+  }
+  // the program's view keeps the passages whole, and the schema declares them too
+  assert.equal(webFetchOutputSchema.safeParse(result.data).success, true);
+});
+
+test('structuredContent of web_search results with passages (readTop): their locations only', async () => {
+  const { result } = await fetchedWithPassages('walkers on the foreshore');
+  const passages = passagesOf(result.data);
+  const search: ToolResult = {
+    isError: false,
+    output: 'results',
+    data: {
+      query: 'low tide brest',
+      provider: 'brave',
+      attempts: [],
+      cached: false,
+      warnings: [],
+      results: [
+        { title: 'Tides', url: 'https://tides.example/', snippet: 'Tides of Brest', passages },
+        {
+          title: 'Gone',
+          url: 'https://gone.example/',
+          snippet: '',
+          readError: { code: 'HTTP_STATUS', message: '404' },
+        },
+      ],
+    },
+  };
+  const structured = toCallToolResult(search, await periscopeTool('web_search')).structuredContent ?? {};
+  const [read, unread] = structured.results as Array<Record<string, unknown>>;
+  assert.deepEqual(read?.passages, locations(result.data));
+  assert.equal(read?.snippet, 'Tides of Brest');
+  assert.deepEqual(unread?.readError, { code: 'HTTP_STATUS', message: '404' });
+  assert.equal('passages' in (unread ?? {}), false);
+  assert.equal(webSearchOutputSchema.safeParse(structured).success, true);
+});
+
+test('a plain web_fetch (no passages) maps as before', async () => {
+  const { result, tool } = await fetchedWithPassages('tide');
+  const { passages: _passages, ...plainData } = result.data as Record<string, unknown>;
+  const structured = toCallToolResult({ ...result, data: plainData }, tool).structuredContent ?? {};
+  assert.equal('passages' in structured, false);
+  assert.equal(structured.text, result.output);
 });

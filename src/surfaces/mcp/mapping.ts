@@ -2,7 +2,7 @@ import { inputJsonSchema } from '../../tools/input-json-schema.ts';
 import { outputJsonSchema } from '../../tools/output-schemas.ts';
 import type { Tool, ToolName } from '../../tools/tool.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
-import { imageOf } from '../tool-parts.ts';
+import { imageOf, passageLocation, passagesOf } from '../tool-parts.ts';
 
 // ToolResult → MCP, and nothing more (STYLE §3.3). No SDK import: the shapes are the protocol's.
 
@@ -10,6 +10,7 @@ const TITLES: Record<ToolName, string> = {
   web_search: 'Web search',
   web_fetch: 'Read a web page',
   image_search: 'Image search',
+  verify_citation: 'Verify a citation',
 };
 
 export interface McpToolDefinition {
@@ -48,7 +49,9 @@ export interface McpCallToolResult {
  * model `structuredContent` instead of `content`, so it holds no page text outside the untrusted envelope: the
  * fields the tool declares page-written (`tool.pageWrittenFields`: web_fetch's title, byline, date, language,
  * site name, outline headings, browser warnings) are left out, and its `text` is the enveloped output, whose
- * header and read-on note carry them.
+ * header and read-on note carry them. Passages (web_fetch with `query`, web_search results with `readTop`) are
+ * page text wherever they appear: they keep their locations (offsets, score, citation less its quote) and lose
+ * their text, heading and quote, which the enveloped output carries.
  */
 export function toCallToolResult(
   result: ToolResult,
@@ -63,7 +66,22 @@ export function toCallToolResult(
     const { base64: _bytes, ...described } = image;
     data.image = described;
   }
-  return { content, structuredContent: withoutPageWritten(data, result.output, tool), isError: false };
+  const located = withPassageLocations(data);
+  return { content, structuredContent: withoutPageWritten(located, result.output, tool), isError: false };
+}
+
+/** `passages`, at the top and in each of `results`, reduced to their locations. */
+function withPassageLocations(data: Record<string, unknown>): Record<string, unknown> {
+  const located = { ...data };
+  if ('passages' in located) located.passages = passagesOf(located).map(passageLocation);
+  if (Array.isArray(located.results)) {
+    located.results = located.results.map((item: unknown) =>
+      item !== null && typeof item === 'object' && 'passages' in item
+        ? { ...item, passages: passagesOf(item).map(passageLocation) }
+        : item,
+    );
+  }
+  return located;
 }
 
 /** `data` less the declared page-written fields, with the enveloped output as `text` (in `text`'s place). */
@@ -74,6 +92,9 @@ function withoutPageWritten(
 ): Record<string, unknown> {
   const pageWritten = tool.pageWrittenFields ?? [];
   if (pageWritten.length === 0) return data;
-  const kept = Object.entries(data).filter(([field]) => field === 'text' || !pageWritten.includes(field));
+  // `passages` are already their locations (withPassageLocations): kept even where declared page-written.
+  const kept = Object.entries(data).filter(
+    ([field]) => field === 'text' || field === 'passages' || !pageWritten.includes(field),
+  );
   return { ...Object.fromEntries(kept), text: output };
 }

@@ -1,7 +1,7 @@
 import { PeriscopeError } from '../../errors.ts';
 import type { Tool, ToolName } from '../../tools/tool.ts';
 
-const TOOL_NAMES: readonly ToolName[] = ['web_search', 'web_fetch', 'image_search'];
+const TOOL_NAMES: readonly ToolName[] = ['web_search', 'web_fetch', 'image_search', 'verify_citation'];
 
 export interface ToolSelection {
   tools: Tool[];

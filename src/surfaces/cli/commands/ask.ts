@@ -1,8 +1,9 @@
 import { resolveAgentEndpoint } from '../../../agent/resolve-endpoint.ts';
-import { type AgentTranscript, runAgent } from '../../../agent/run-agent.ts';
+import { type AgentTranscript, type AnswerCitation, runAgent } from '../../../agent/run-agent.ts';
 import { toHttpClientOptions } from '../../../config/network-options.ts';
 import { isPeriscopeError } from '../../../errors.ts';
 import { createHttpClient } from '../../../net/http-client.ts';
+import { createAnswerStream } from '../answer-stream.ts';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.ts';
 import {
   AGENT_FLAG,
@@ -30,13 +31,20 @@ Each tool call gets one line on stderr when it ends, with its outcome (\`fetch e
 seconds are shown in place meanwhile. The answer streams to stdout, then the sources; a last stderr line counts the
 tool calls, the failed ones and the credits spent.
 
+The model is asked to cite with numbers ([1], [2]) and to end with a sources list giving, for each number, the page
+and a passage copied from it. Before that list is printed, every passage is checked against the page as the tools
+read it (the document cache; nothing is fetched again): each source is printed with ✓ when its passage is on the
+page, or marked "unverified" with the reason (not on the page; page not read by the tools; no passage given). In
+--json, \`citations\` holds each one: { n, url, quote, status, verified, start, end }, status one of found, moved,
+changed, unreachable (the verdicts of 'periscope verify') or unchecked.
+
 Options:
   --model NAME            the model (overrides agent.model)
   --base-url URL          the endpoint (overrides agent.baseUrl), e.g. http://127.0.0.1:11434/v1
   --max-turns N           model turns with tool calls before it must answer (default 8)
   --no-stream             wait for whole answers instead of streaming
 ${AGENT_FLAG_HELP}
-  --json                  print the transcript (messages, tool calls, results, timings) as JSON
+  --json                  print the transcript (messages, tool calls, results, timings, citations) as JSON
   --config FILE           config file
   -h, --help              this help
 
@@ -95,6 +103,11 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
   const progress = createCallProgress(io);
   let streamed = false;
   let lineOpen = false;
+  // The sources section is held back until its quotes are checked; the rest streams as it comes.
+  const answerStream = createAnswerStream((text) => {
+    lineOpen = !text.endsWith('\n');
+    io.stdout.write(text);
+  });
   try {
     const transcript = await runAgent({
       endpoint,
@@ -105,7 +118,9 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
       maxTurns: maxTurns ?? config.agent.maxTurns,
       concurrency: config.agent.concurrency,
       stream: !values['no-stream'] && config.agent.stream,
+      verifyCitation: (citation) => periscope.verifyCitation({ ...citation, cacheOnly: true }, { agentId }),
       onToolCall: (hint, call) => {
+        answerStream.endTurn();
         // Text the model streamed before calling tools leaves the terminal's cursor mid-line: move on first.
         if (lineOpen && showsProgress(io)) io.stderr.write('\n');
         lineOpen = false;
@@ -119,15 +134,20 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
         ? undefined
         : (text) => {
             streamed = true;
-            lineOpen = !text.endsWith('\n');
-            io.stdout.write(text);
+            answerStream.push(text);
           },
     });
     progress.close();
+    const held = answerStream.finish();
     if (json) writeLine(io.stdout, JSON.stringify(transcript, null, 2));
-    else {
+    else if (transcript.citations) {
       // Text streamed during a turn that then called tools was thinking aloud; the answer is the last turn's.
+      if (!streamed) io.stdout.write(transcript.answerBody ?? transcript.answer);
+      if (!streamed || lineOpen) writeLine(io.stdout, '');
+      writeLine(io.stdout, `\nSources:\n${transcript.citations.map(citationLine).join('\n')}`);
+    } else {
       if (!streamed) io.stdout.write(transcript.answer);
+      else if (held) io.stdout.write(held);
       writeLine(io.stdout, '');
       if (transcript.sources.length > 0) {
         writeLine(
@@ -143,6 +163,23 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
     progress.close();
     await periscope.close();
   }
+}
+
+/**
+ * `[1] ✓ https://… — "passage"`, or `[2] unverified (not on the page) https://… — "passage"`: a source as its check
+ * left it.
+ */
+function citationLine(citation: AnswerCitation): string {
+  const quote = citation.quote === undefined ? '' : ` — "${citation.quote}"`;
+  const mark = citation.verified ? '✓' : `unverified (${unverifiedReason(citation)})`;
+  return `[${citation.n}] ${mark} ${citation.url}${quote}`;
+}
+
+function unverifiedReason(citation: AnswerCitation): string {
+  if (citation.quote === undefined) return 'no passage given';
+  if (citation.status === 'changed') return 'not on the page';
+  if (citation.error?.details?.reason === 'not-cached') return 'page not read by the tools';
+  return citation.error ? `page unreadable: ${citation.error.code}` : 'not checked';
 }
 
 /** `3 tool calls (1 failed) · 4 credits spent, 6 left · 5.2 s`; `credits off` when limits.credits is. */
