@@ -4,9 +4,9 @@ import type { DocumentReader } from './document-reader.ts';
 import type { Tool } from './tool.ts';
 import { toErrorResult } from './tool-result.ts';
 import { parseCallerUrl, shortUrl, validateInput } from './validate-input.ts';
-import { webFetchInputSchema } from './web-fetch.ts';
+import { webFetchInputFields } from './web-fetch-schema.ts';
 
-const documentFetchInputSchema = webFetchInputSchema.pick({ url: true, extractMode: true }).extend({
+const documentFetchInputSchema = webFetchInputFields.pick({ url: true, extractMode: true }).extend({
   refetch: z.boolean().optional(),
 });
 

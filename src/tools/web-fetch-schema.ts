@@ -6,42 +6,47 @@ import type { CitedPassage } from './focused-read.ts';
 
 // web_fetch's input (what the model may pass) and its success `data`.
 
-export const webFetchInputSchema = z
-  .object({
-    url: z.string().min(1).describe('The http(s) URL to read, e.g. one returned by web_search.'),
-    extractMode: z
-      .enum(['markdown', 'text'])
-      .optional()
-      .describe('markdown (default) keeps headings, lists, tables and links; text drops all markup.'),
-    maxChars: z
-      .number()
-      .int()
-      .min(100)
-      .max(1_000_000)
-      .optional()
-      .describe('Most characters to return in this call.'),
-    startIndex: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Character offset to continue reading from: pass the nextStartIndex of the previous call.'),
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe(
-        'The question you are trying to answer from this page. With it, you get only the passages of the page that answer it (verbatim, in page order, each with its character offsets) instead of the first part of the page. Leave it out to read the page in order.',
-      ),
-  })
-  .refine((input) => input.query === undefined || !input.startIndex, {
+/** web_fetch's input fields, a plain object schema (related inputs pick from it). */
+export const webFetchInputFields = z.object({
+  url: z.string().min(1).describe('The http(s) URL to read, e.g. one returned by web_search.'),
+  extractMode: z
+    .enum(['markdown', 'text'])
+    .optional()
+    .describe('markdown (default) keeps headings, lists, tables and links; text drops all markup.'),
+  maxChars: z
+    .number()
+    .int()
+    .min(100)
+    .max(1_000_000)
+    .optional()
+    .describe('Most characters to return in this call.'),
+  startIndex: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Character offset to continue reading from: pass the nextStartIndex of the previous call.'),
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(
+      'The question you are trying to answer from this page. With it, you get only the passages of the page that answer it (verbatim, in page order, each with its character offsets) instead of the first part of the page. Leave it out to read the page in order.',
+    ),
+});
+
+/** What web_fetch accepts: its fields, with `startIndex` (beyond 0) only without `query`. */
+export const webFetchInputSchema = webFetchInputFields.refine(
+  (input) => input.query === undefined || !input.startIndex,
+  {
     path: ['startIndex'],
     params: { excludes: 'query' },
     message:
       'cannot be combined with query: query picks passages from the whole page; to read on from an offset, call again without query',
-  });
+  },
+);
 
 export type WebFetchInput = z.infer<typeof webFetchInputSchema>;
 

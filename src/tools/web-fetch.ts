@@ -18,7 +18,12 @@ import { parseCallerUrl, shortUrl, validateInput } from './validate-input.ts';
 import { type WebFetchData, type WebFetchInput, webFetchInputSchema } from './web-fetch-schema.ts';
 
 export { listsSectionsAfter, type ReadOnPosition, readOnHint } from './fetch-output.ts';
-export { type WebFetchData, type WebFetchInput, webFetchInputSchema } from './web-fetch-schema.ts';
+export {
+  type WebFetchData,
+  type WebFetchInput,
+  webFetchInputFields,
+  webFetchInputSchema,
+} from './web-fetch-schema.ts';
 
 const DESCRIPTION = [
   'Read a web page or document and return its main content as markdown (or plain text): HTML pages are reduced to',
