@@ -111,32 +111,23 @@ export function createPeriscope(
     policy: networkPolicy,
     overrides: options.fetchBackends,
   });
-  // One in-process document cache, shared by web_fetch (continuation reads) and verifyCitation.
-  const documents = new DocumentCache({
-    ttlMs: validated.fetch.continuationTtlMs,
-    maxChars: validated.fetch.continuationMaxChars,
-  });
-  const webFetch = createWebFetchTool({
-    config: validated.fetch,
-    httpFetch,
-    chain: fetchChain,
-    pageCache: policy.cacheFor('web_fetch', () => fetchFingerprint(validated)),
-    documents,
-  });
-  // verifyCitation's reads: the same caches (its own single flight over the same store entries) and chain; the
-  // reads that may go to the network are web_fetch calls under the policy.
+  // One read path for documents (web_fetch's and verifyCitation's): the in-process document cache, the store's
+  // page cache (one single flight), the chain. verifyCitation's reads that may go to the network are web_fetch
+  // calls under the policy (createDocumentFetchTool).
   const documentReader = createDocumentReader({
     config: validated.fetch,
     httpFetch,
     chain: fetchChain,
     pageCache: policy.cacheFor('web_fetch', () => fetchFingerprint(validated)),
-    documents,
-  });
-  const documentFetch = policy.guard(
-    createDocumentFetchTool(documentReader, {
-      extractMode: validated.fetch.extractMode,
-      chainIds: fetchChain.ids,
+    documents: new DocumentCache({
+      ttlMs: validated.fetch.continuationTtlMs,
+      maxChars: validated.fetch.continuationMaxChars,
     }),
+    scope: validated.cache.scope,
+  });
+  const webFetch = createWebFetchTool({ config: validated.fetch, reader: documentReader });
+  const documentFetch = policy.guard(
+    createDocumentFetchTool(documentReader, { extractMode: validated.fetch.extractMode }),
   );
   const checkCitation = createCitationChecker({
     reader: documentReader,

@@ -181,6 +181,47 @@ test('unreachable: a page that fails (with its code), and cacheOnly on a page ne
   await periscope.close();
 });
 
+test('store cache off: a short page web_fetch read in one window is checked from memory, without a request', async () => {
+  lead = '<p>Tables are published weekly by the harbour office.</p>';
+  const periscope = open({ cache: { enabled: false } });
+  const cited = await cite(periscope, '/other');
+  const before = hits('/other');
+  const result = await periscope.verifyCitation({
+    url: cited.url,
+    quote: QUOTE,
+    start: cited.start,
+    end: cited.end,
+    cacheOnly: true,
+  });
+  assert.deepEqual([result.status, result.fromCache, result.error], ['found', true, undefined]);
+  assert.equal(result.contentHash, contentHash(cited.text));
+  assert.equal(hits('/other'), before, 'the origin saw no request');
+  // The page read from its start is still read afresh: with the store off, memory only serves what follows a read.
+  const again = await periscope.fetch({ url: cited.url });
+  assert.equal((again.data as WebFetchData).cached, false);
+  assert.equal(hits('/other'), before + 1);
+  await periscope.close();
+});
+
+test('cache.scope agent: what one agent read is not in memory for another (store on or off)', async () => {
+  for (const enabled of [false, true]) {
+    const periscope = open({ cache: { enabled, scope: 'agent' } });
+    const read = await periscope.fetch({ url: `${origin.url}/other` }, { agentId: 'alice' });
+    assert.equal(read.isError, false, read.output);
+    const own = await periscope.verifyCitation(
+      { url: `${origin.url}/other`, quote: QUOTE, cacheOnly: true },
+      { agentId: 'alice' },
+    );
+    assert.deepEqual([own.status, own.fromCache], ['found', true]);
+    const other = await periscope.verifyCitation(
+      { url: `${origin.url}/other`, quote: QUOTE, cacheOnly: true },
+      { agentId: 'bob' },
+    );
+    assert.deepEqual([other.status, other.error?.details?.reason], ['unreachable', 'not-cached']);
+    await periscope.close();
+  }
+});
+
 test('a malformed input rejects with INVALID_INPUT naming the problem', async () => {
   const periscope = open();
   await assert.rejects(

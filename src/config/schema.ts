@@ -179,15 +179,17 @@ export const fetchSchema = z
         'Images up to this many bytes are sent as a multimodal block; a larger one stops downloading once its header is read and is described (type, size, width × height). `network.maxBytes` still applies.',
       ),
     continuationTtlMs: positiveMs
-      .default(600_000)
-      .describe('How long a fetched document stays in memory for `startIndex` continuation reads, in ms.'),
+      .default(1_800_000)
+      .describe(
+        'How long a document web_fetch read stays in memory, in ms, for reading on (`startIndex`), another `query` of it and checking quotes from it (`verifyCitation`, `periscope ask`) without fetching it again; a read from the start of a page does not use it. The default outlasts an `ask` run at the `agent` defaults.',
+      ),
     continuationMaxChars: z
       .number()
       .int()
       .positive()
       .default(20_000_000)
       .describe(
-        'Characters of documents held in memory for continuation reads, all documents together (least recently used first out).',
+        'Characters of documents held in memory for those reads, all documents together (least recently used first out; an image counts its base64); a larger document is not held.',
       ),
   })
   .prefault({})

@@ -15,8 +15,10 @@ interface Entry {
 }
 
 /**
- * In-process cache of rendered documents, so reading page 2 of a long document (`startIndex > 0`), or asking
- * another question of it (web_fetch's `query`), does not download and extract it again. Bounded by characters and time; least recently used first out.
+ * In-process cache of rendered documents (every one web_fetch reads, src/tools/document-reader.ts), so reading
+ * page 2 of a long document (`startIndex > 0`), asking another question of it (web_fetch's `query`) or checking a
+ * quote from it (verifyCitation) does not download and extract it again. Bounded by characters and time; least
+ * recently used first out.
  */
 export class DocumentCache {
   readonly #entries = new Map<string, Entry>();

@@ -29,7 +29,7 @@ export interface DocumentFetchData {
  */
 export function createDocumentFetchTool(
   reader: DocumentReader,
-  defaults: { extractMode: 'markdown' | 'text'; chainIds: readonly string[] },
+  defaults: { extractMode: 'markdown' | 'text' },
 ): Tool<DocumentFetchInput, DocumentFetchData> {
   return {
     name: 'web_fetch',
@@ -48,7 +48,7 @@ export function createDocumentFetchTool(
           agentId: options.agentId,
           toolCallId: options.toolCallId,
         });
-        const data = dataOf(page, cached, defaults.chainIds[0] ?? 'local');
+        const data = dataOf(page, cached, reader.chainIds[0] ?? 'local');
         return {
           isError: false,
           output: '',

@@ -5,14 +5,17 @@ import type { DocumentCache } from '../fetch/document-cache.ts';
 import type { FetchedPage } from '../fetch/fetch-backend.ts';
 import type { FetchChain } from '../fetch/fetch-chain.ts';
 import type { HttpFetch } from '../net/types.ts';
-import type { ToolCache } from './tool-cache.ts';
+import { readThrough, type ToolCache } from './tool-cache.ts';
 
 /**
- * Where a read may come from: `cache` only (the in-process document cache, then the store's page cache; a miss is
- * NOT_CONFIGURED `not-cached`), `cache-first` (then the fetch chain, kept in the page cache as web_fetch keeps it),
- * or `origin` (the fetch chain, whatever is cached; the fresh document replaces the in-process one).
+ * Where a read may come from, in this order:
+ * - `cache`: the in-process document cache, then the store's page cache; a miss is NOT_CONFIGURED `not-cached`.
+ * - `cache-first`: the same, then the fetch chain (web_fetch reading on, or asking a question; verifyCitation).
+ * - `store-first`: the page cache, then the chain; not the in-process cache, so a first read is fresh unless the
+ *   store keeps pages (web_fetch reading a page from its start).
+ * - `origin`: the chain, whatever is cached (verifyCitation's `refetch`).
  */
-export type DocumentSource = 'cache' | 'cache-first' | 'origin';
+export type DocumentSource = 'cache' | 'cache-first' | 'store-first' | 'origin';
 
 export interface ReadDocumentOptions {
   source: DocumentSource;
@@ -23,8 +26,8 @@ export interface ReadDocumentOptions {
 }
 
 export interface ReadDocument {
-  /** The whole document as extracted in the mode asked for (`page.content.text`). */
-  page: FetchedPage;
+  /** The whole document as extracted in the mode asked for (`page.content.text`), with when it was fetched. */
+  page: FetchedPage & { retrievedAt: string };
   /** Read from a cache, not fetched. */
   cached: boolean;
 }
@@ -33,39 +36,54 @@ export interface DocumentReaderSettings {
   config: FetchConfig;
   httpFetch: HttpFetch;
   chain: FetchChain;
-  /** web_fetch's page cache (the store), when caching is on for web_fetch. */
+  /** web_fetch's page cache (the store), when caching is on for web_fetch; single flight is its own. */
   pageCache?: ToolCache | undefined;
-  /** web_fetch's in-process document cache (continuation reads). */
+  /** The in-process document cache (`fetch.continuationTtlMs`, `fetch.continuationMaxChars`). */
   documents: DocumentCache;
+  /** `cache.scope`: with `agent`, the in-process cache too is per agent, as the store is. Default `shared`. */
+  scope?: 'shared' | 'agent' | undefined;
 }
 
 export interface DocumentReader {
-  /** The full extracted document, from the caches web_fetch fills or from the chain. Rejects with the chain's errors. */
+  /** The fetch chain's back-end ids, in order (the first is the back-end a document names when it names none). */
+  readonly chainIds: readonly string[];
+  /**
+   * The full extracted document, from the caches or the chain. Every readable document read from the store or
+   * the chain is filed in the in-process cache (within its bounds). Rejects with the chain's errors.
+   */
   read(url: URL, mode: ExtractMode, options: ReadDocumentOptions): Promise<ReadDocument>;
 }
 
-/** The key web_fetch files a document under, in its document cache and its page cache. */
-export function documentCacheKey(chainIds: readonly string[], mode: ExtractMode, url: URL): string {
-  return `${chainIds.join('+')} ${mode} ${url.href}`;
+/** A document with something to show: text, or an image. Only those are kept, in either cache. */
+export function isReadable(page: FetchedPage): boolean {
+  return page.content.text.trim() !== '' || page.content.image !== undefined;
 }
 
 /**
- * The read path of web_fetch's documents for callers that need the whole text, not a window (verifyCitation):
- * the same keys, the same caches, the same chain. It is not a tool call: limits, credits and usage are the
- * caller's business (index.ts puts the chain read behind the call policy as a web_fetch call).
+ * The one read path of documents, for web_fetch (which windows or focuses what it reads) and verifyCitation (which
+ * needs the whole text): the keys, the cache order, what is kept, and `retrievedAt`. It is not a tool call:
+ * limits, credits and usage are the caller's business (index.ts puts verifyCitation's network reads behind the
+ * call policy as web_fetch calls).
  */
 export function createDocumentReader(settings: DocumentReaderSettings): DocumentReader {
-  const { config, httpFetch, chain, documents } = settings;
+  const { config, httpFetch, chain, documents, pageCache } = settings;
   const limits = {
     pdfMaxPages: config.pdfMaxPages,
     pdfMaxBytes: config.pdfMaxBytes,
     imageMaxBytes: config.imageMaxBytes,
   };
   return {
+    chainIds: chain.ids,
     async read(url, mode, options) {
-      const key = documentCacheKey(chain.ids, mode, url);
+      // The store adds the scope to its own keys; the in-process cache is told it here.
+      const key = `${chain.ids.join('+')} ${mode} ${url.href}`;
+      const heldKey = settings.scope === 'agent' ? `${key}\n${options.agentId ?? ''}` : key;
       const signal = options.signal ?? new AbortController().signal;
-      // `retrievedAt` as web_fetch sets it: a document this read files is cited with the time it was fetched.
+      if (options.source === 'cache' || options.source === 'cache-first') {
+        const held = documents.get(heldKey);
+        if (held) return { page: stamped(held), cached: true };
+      }
+      // `retrievedAt` is the time the origin was read; it stays with the document in both caches.
       const fromChain = async (): Promise<FetchedPage> => ({
         ...(await chain.fetch(
           { url, mode, limits, toolCallId: options.toolCallId },
@@ -73,29 +91,25 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
         )),
         retrievedAt: new Date().toISOString(),
       });
-      if (options.source === 'origin') {
-        const page = await fromChain();
-        documents.set(key, page);
-        return { page, cached: false };
-      }
-      const held = documents.get(key);
-      if (held) return { page: held, cached: true };
-      const load =
-        options.source === 'cache'
-          ? () => Promise.reject(notCached(url))
-          : async () => {
-              const page = await fromChain();
-              return page as FetchedPage;
-            };
-      if (!settings.pageCache) return { page: await load(), cached: false };
-      const read = await settings.pageCache.read(key, load, {
-        agentId: options.agentId,
-        signal,
-        isCacheable: (page) => page.content.text.trim() !== '' || page.content.image !== undefined,
-      });
-      return { page: read.value, cached: read.cached };
+      const read =
+        options.source === 'origin'
+          ? { value: await fromChain(), cached: false }
+          : await readThrough(
+              pageCache,
+              key,
+              options.source === 'cache' ? () => Promise.reject(notCached(url)) : fromChain,
+              { agentId: options.agentId, signal, isCacheable: isReadable },
+            );
+      // A store entry kept before `retrievedAt` was: its time is unknown, say now (and keep saying it).
+      const page = stamped(read.value);
+      if (isReadable(page)) documents.set(heldKey, page);
+      return { page, cached: read.cached };
     },
   };
+}
+
+function stamped(page: FetchedPage): FetchedPage & { retrievedAt: string } {
+  return { ...page, retrievedAt: page.retrievedAt ?? new Date().toISOString() };
 }
 
 function notCached(url: URL): PeriscopeError {

@@ -2,17 +2,13 @@ import { z } from 'zod';
 import type { FetchConfig } from '../config/schema.ts';
 import { type PageWindow, paginate } from '../content/paginate.ts';
 import { contentHash } from '../content/passages/content-hash.ts';
-import type { ExtractMode } from '../content/types.ts';
 import { wrapUntrusted } from '../content/untrusted-envelope.ts';
 import { type FetchAttempt, isPeriscopeError, PeriscopeError } from '../errors.ts';
-import { DocumentCache } from '../fetch/document-cache.ts';
-import type { FetchedPage } from '../fetch/fetch-backend.ts';
-import { attemptTrail, type FetchChain } from '../fetch/fetch-chain.ts';
-import type { HttpFetch } from '../net/types.ts';
+import { attemptTrail } from '../fetch/fetch-chain.ts';
+import { type DocumentReader, isReadable } from './document-reader.ts';
 import { NO_MATCH_NOTE, pageHeader, passagesHint, readOnHint, sectionsAfter } from './fetch-output.ts';
 import { focusedRead, passagesText } from './focused-read.ts';
 import type { Tool } from './tool.ts';
-import { readThrough, type ToolCache } from './tool-cache.ts';
 import { toErrorResult } from './tool-result.ts';
 import { parseCallerUrl, shortUrl, validateInput } from './validate-input.ts';
 import { type WebFetchData, type WebFetchInput, webFetchInputSchema } from './web-fetch-schema.ts';
@@ -38,13 +34,11 @@ const DESCRIPTION = [
 
 export interface WebFetchToolSettings {
   config: FetchConfig;
-  httpFetch: HttpFetch;
-  /** `fetch.chain`: the back-ends, the URL preflight and robots.txt (src/fetch/fetch-chain.ts). */
-  chain: FetchChain;
-  /** Documents kept between calls (the store), first reads and continuations, with single flight. */
-  pageCache?: ToolCache | undefined;
-  /** The in-process document cache, when shared with other readers (verifyCitation); default: its own. */
-  documents?: DocumentCache | undefined;
+  /**
+   * The documents' read path (src/tools/document-reader.ts): the in-process document cache, the store's page cache
+   * (shared, with single flight), the fetch chain; shared with verifyCitation.
+   */
+  reader: DocumentReader;
 }
 
 /**
@@ -65,51 +59,7 @@ const PAGE_WRITTEN_FIELDS: readonly (keyof WebFetchData)[] = [
 ];
 
 export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetchInput, WebFetchData> {
-  const { config, httpFetch, chain } = settings;
-  const documents =
-    settings.documents ??
-    new DocumentCache({
-      ttlMs: config.continuationTtlMs,
-      maxChars: config.continuationMaxChars,
-    });
-  const limits = {
-    pdfMaxPages: config.pdfMaxPages,
-    pdfMaxBytes: config.pdfMaxBytes,
-    imageMaxBytes: config.imageMaxBytes,
-  };
-
-  /**
-   * Continuation reads and focused reads (`query`) come from the in-process document cache first (it also holds
-   * documents too big for one store entry); then any read from the page cache (the store: shared, with single
-   * flight), else the origin. Both caches hold the document, never a call's result: a plain read and a focused
-   * one of the same page share it. `retrievedAt` is set when the origin is read and kept with the document.
-   */
-  async function readPage(
-    url: URL,
-    mode: ExtractMode,
-    fromDocuments: boolean,
-    signal: AbortSignal,
-    agentId: string | undefined,
-    toolCallId: string | undefined,
-  ) {
-    const key = `${chain.ids.join('+')} ${mode} ${url.href}`;
-    const cached = fromDocuments ? documents.get(key) : undefined;
-    if (cached) return { page: cached, cached: true, key };
-    const read = await readThrough(
-      settings.pageCache,
-      key,
-      async (): Promise<FetchedPage> => ({
-        ...(await chain.fetch({ url, mode, limits, toolCallId }, { signal, fetch: httpFetch })),
-        retrievedAt: new Date().toISOString(),
-      }),
-      {
-        agentId,
-        signal,
-        isCacheable: (page) => page.content.text.trim() !== '' || page.content.image !== undefined,
-      },
-    );
-    return { page: read.value, cached: read.cached, key };
-  }
+  const { config, reader } = settings;
 
   return {
     name: 'web_fetch',
@@ -124,18 +74,18 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         const input = validateInput(webFetchInputSchema, rawInput, 'web_fetch');
         const url = parseCallerUrl(input.url);
         display = `fetch ${shortUrl(url.href)}`;
-        const signal = options.signal ?? new AbortController().signal;
         const startIndex = input.startIndex ?? 0;
-        const { page, cached, key } = await readPage(
-          url,
-          input.extractMode ?? config.extractMode,
-          startIndex > 0 || input.query !== undefined,
-          signal,
-          options.agentId,
-          options.toolCallId,
-        );
+        // Reading on, or asking a question, comes from the document in memory first; a page from its start is read
+        // fresh unless the store keeps pages. Both caches hold the document, never a call's result, so a plain read
+        // and a focused one of the same page share it; `retrievedAt` is when the origin was read.
+        const { page, cached } = await reader.read(url, input.extractMode ?? config.extractMode, {
+          source: startIndex > 0 || input.query !== undefined ? 'cache-first' : 'store-first',
+          signal: options.signal,
+          agentId: options.agentId,
+          toolCallId: options.toolCallId,
+        });
         const { content } = page;
-        if (content.text.trim() === '' && !content.image) {
+        if (!isReadable(page)) {
           throw new PeriscopeError('EMPTY_CONTENT', `${page.finalUrl} returned no readable text`, {
             details: { url: page.finalUrl },
           });
@@ -143,8 +93,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         const maxChars = input.maxChars ?? config.maxChars;
         // A query asks of the text; an image has none of its own (its `text` describes it): read as without one.
         const query = content.image ? undefined : input.query;
-        // A document read before `retrievedAt` was kept (an older store entry): its time is unknown, say now.
-        const retrievedAt = page.retrievedAt ?? new Date().toISOString();
+        const { retrievedAt } = page;
         const focused =
           query === undefined
             ? undefined
@@ -163,7 +112,6 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         const window = focused
           ? undefined
           : paginate(content.text, { startIndex, maxChars, maxTokens: config.maxTokens });
-        if (query !== undefined || window?.truncated) documents.set(key, page);
         const common = {
           url: page.url,
           finalUrl: page.finalUrl,
@@ -179,7 +127,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
             pageCount: content.pageCount,
           }),
           extractor: content.extractor,
-          backend: page.backend ?? chain.ids[0] ?? 'local',
+          backend: page.backend ?? reader.chainIds[0] ?? 'local',
           ...(page.attempts ? { attempts: page.attempts } : {}),
           ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
         };
