@@ -6,7 +6,6 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { createPeriscope, type Periscope } from '../src/index.ts';
 import { aiSdkTools, type CitedPassage, passagesOf } from '../src/surfaces/adapters/ai-sdk.ts';
-import { withQueryBridge } from '../src/testing/passages-bridge.ts';
 import type { ToolResult } from '../src/tools/tool-result.ts';
 import { configFor, PNG, type StandIn, startStandIn } from './support/stand-in.ts';
 
@@ -114,15 +113,15 @@ test('the tools offer their zod schemas: input the schema refuses never reaches 
 });
 
 test('web_fetch with passages: the program gets them typed with their locations and citations, the model the text', async () => {
-  // BRIDGE until web_fetch `query` merges: the real web_fetch, its data extended by the real selectPassages.
+  // The model's call: web_fetch with `query` (and `maxChars`), run by the real tool.
   const fetchTool = periscope.tools.find((candidate) => candidate.name === 'web_fetch');
   assert.ok(fetchTool);
-  const bridged = withQueryBridge(fetchTool, 'walkers on the foreshore', { maxChars: 300 });
   const url = `${standIn.url}/article?ai-sdk-passages`;
-  const model = scriptedModel([{ id: 'call_passages', name: 'web_fetch', input: { url } }]);
+  const input = { url, query: 'walkers on the foreshore', maxChars: 300 };
+  const model = scriptedModel([{ id: 'call_passages', name: 'web_fetch', input }]);
   const result = await generateText({
     model,
-    tools: aiSdkTools([bridged]),
+    tools: aiSdkTools([fetchTool]),
     prompt: 'Should walkers check the tide?',
     stopWhen: stepCountIs(2),
   });

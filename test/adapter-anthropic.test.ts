@@ -18,7 +18,6 @@ import {
   toolResultBlock,
   toolResultsFromToolUses,
 } from '../src/surfaces/adapters/anthropic.ts';
-import { withPassages, withQueryBridge } from '../src/testing/passages-bridge.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 import type { Tool as PeriscopeTool } from '../src/tools/tool.ts';
 import { configFor, PNG, type StandIn, startStandIn } from './support/stand-in.ts';
@@ -209,13 +208,15 @@ test('web_search results → one search_result per result, after our notice that
 });
 
 test('web_search results with passages (readTop): the snippet, then each passage verbatim, as text blocks', async () => {
-  // BRIDGE until readTop merges: the first result gets the passages a real web_fetch of the article gives.
+  // The stand-in's results name pages off this machine, so readTop cannot read them: the first result gets the
+  // passages the real web_fetch with `query` gives of the article on 127.0.0.1, as readTop attaches them.
   const search = await periscopeTool('web_search').execute({ query: 'low tide brest' });
-  const fetched = withPassages(
-    await periscopeTool('web_fetch').execute({ url: `${standIn.url}/article?readtop` }),
-    'when is low tide',
-    { maxChars: 300 },
-  );
+  const fetched = await periscopeTool('web_fetch').execute({
+    url: `${standIn.url}/article?readtop`,
+    query: 'when is low tide',
+    maxChars: 300,
+  });
+  assert.equal(fetched.isError, false, fetched.output);
   const passages = passagesOf(fetched.data);
   assert.ok(passages.length > 0);
   const data = search.data as { results: Array<Record<string, unknown>> };
@@ -247,12 +248,11 @@ test('web_search results with passages (readTop): the snippet, then each passage
 });
 
 test('web_fetch with passages → one search_result per passage: final URL, offsets in the title, the exact quote', async () => {
-  // BRIDGE until web_fetch `query` merges: the real web_fetch, its data extended by the real selectPassages.
-  const fetchTool = withQueryBridge(periscopeTool('web_fetch'), 'walkers on the foreshore', {
-    maxChars: 300,
-  });
+  // The model's call as Claude makes it: web_fetch with `query` (and `maxChars`), run by the real tool.
+  const fetchTool = periscopeTool('web_fetch');
   const finalUrl = `${api.url}/sectioned`;
-  const toolUse = { type: 'tool_use', id: 'toolu_p', name: 'web_fetch', input: { url: finalUrl } };
+  const input = { url: finalUrl, query: 'walkers on the foreshore', maxChars: 300 };
+  const toolUse = { type: 'tool_use', id: 'toolu_p', name: 'web_fetch', input };
   const [block] = await toolResultsFromToolUses([toolUse], { tools: [fetchTool] });
   assert.ok(block);
   const plain = await periscopeTool('web_fetch').execute({ url: finalUrl });

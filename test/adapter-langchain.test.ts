@@ -5,7 +5,6 @@ import { after, before, test } from 'node:test';
 import { ToolMessage } from '@langchain/core/messages';
 import { createPeriscope, type Periscope } from '../src/index.ts';
 import { type CitedPassage, langchainTools, passagesOf } from '../src/surfaces/adapters/langchain.ts';
-import { withQueryBridge } from '../src/testing/passages-bridge.ts';
 import { configFor, PNG, type StandIn, startStandIn } from './support/stand-in.ts';
 
 let standIn: StandIn;
@@ -90,14 +89,14 @@ test('invoked with plain arguments, a tool returns the content alone', async () 
 });
 
 test('web_fetch with passages: the artifact carries them with their locations and citations', async () => {
-  // BRIDGE until web_fetch `query` merges: the real web_fetch, its data extended by the real selectPassages.
+  // The model's call: web_fetch with `query` (and `maxChars`), run by the real tool.
   const fetchTool = periscope.tools.find((candidate) => candidate.name === 'web_fetch');
   assert.ok(fetchTool);
-  const bridged = withQueryBridge(fetchTool, 'walkers on the foreshore', { maxChars: 300 });
-  const [tool] = langchainTools([bridged]);
+  const [tool] = langchainTools([fetchTool]);
   assert.ok(tool);
   const url = `${standIn.url}/article?langchain-passages`;
-  const message = await tool.invoke({ name: 'web_fetch', args: { url }, type: 'tool_call', id: 'call_lc_p' });
+  const args = { url, query: 'walkers on the foreshore', maxChars: 300 };
+  const message = await tool.invoke({ name: 'web_fetch', args, type: 'tool_call', id: 'call_lc_p' });
   assert.ok(message instanceof ToolMessage);
   assert.equal(message.status, 'success');
   const passages: CitedPassage[] = passagesOf(message.artifact);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPeriscope } from '../../index.ts';
-import { withPassages } from '../../testing/passages-bridge.ts';
 import { startTestServer } from '../../testing/test-server.ts';
 import { webFetchOutputSchema, webSearchOutputSchema } from '../../tools/output-schemas.ts';
 import type { Tool } from '../../tools/tool.ts';
@@ -87,11 +86,8 @@ const SECTIONED = `<!doctype html><html><head><title>Tide tables of Brest</title
 <p>Low tide follows about six hours after each high tide. Walkers on the foreshore should check the times.</p>
 </article></body></html>`;
 
-/**
- * A real web_fetch result of a page on 127.0.0.1 with passages for `query`. BRIDGE until web_fetch `query` merges:
- * the passages come from the real selectPassages on the fetched text (src/testing/passages-bridge.ts).
- */
-async function fetchedWithPassages(query: string): Promise<{ result: ToolResult; tool: Tool }> {
+/** A real web_fetch result of a page on 127.0.0.1: with `query`, its passages for it (at most 300 characters). */
+async function fetched(query?: string): Promise<{ result: ToolResult; tool: Tool }> {
   const server = await startTestServer({
     'GET /tides': (_request, response) =>
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SECTIONED),
@@ -103,9 +99,10 @@ async function fetchedWithPassages(query: string): Promise<{ result: ToolResult;
   try {
     const tool = periscope.tools.find((candidate) => candidate.name === 'web_fetch');
     assert.ok(tool);
-    const fetched = await tool.execute({ url: `${server.url}/tides` });
-    assert.equal(fetched.isError, false, fetched.output);
-    return { result: withPassages(fetched, query, { maxChars: 300 }), tool };
+    const url = `${server.url}/tides`;
+    const result = await tool.execute(query === undefined ? { url } : { url, query, maxChars: 300 });
+    assert.equal(result.isError, false, result.output);
+    return { result, tool };
   } finally {
     await periscope.close();
     await server.close();
@@ -121,7 +118,7 @@ function locations(data: unknown) {
 }
 
 test('structuredContent of web_fetch with passages: their locations, and no page text outside the envelope', async () => {
-  const { result, tool } = await fetchedWithPassages('walkers on the foreshore');
+  const { result, tool } = await fetched('walkers on the foreshore');
   const passages = passagesOf(result.data);
   assert.ok(passages.some((passage) => passage.heading === 'Low water'));
   // Declared page-written or not (the web_fetch branch declares `passages`), the mapping is the same.
@@ -141,7 +138,7 @@ test('structuredContent of web_fetch with passages: their locations, and no page
 });
 
 test('structuredContent of web_search results with passages (readTop): their locations only', async () => {
-  const { result } = await fetchedWithPassages('walkers on the foreshore');
+  const { result } = await fetched('walkers on the foreshore');
   const passages = passagesOf(result.data);
   const search: ToolResult = {
     isError: false,
@@ -173,9 +170,9 @@ test('structuredContent of web_search results with passages (readTop): their loc
 });
 
 test('a plain web_fetch (no passages) maps as before', async () => {
-  const { result, tool } = await fetchedWithPassages('tide');
-  const { passages: _passages, ...plainData } = result.data as Record<string, unknown>;
-  const structured = toCallToolResult({ ...result, data: plainData }, tool).structuredContent ?? {};
+  const { result, tool } = await fetched();
+  assert.equal((result.data as Record<string, unknown>).passages, undefined);
+  const structured = toCallToolResult(result, tool).structuredContent ?? {};
   assert.equal('passages' in structured, false);
   assert.equal(structured.text, result.output);
 });
