@@ -15,6 +15,8 @@ export interface ChooseOptions {
   contextBefore: number;
   /** Units after a chosen one added with it, when they fit. */
   contextAfter: number;
+  /** Ranking by score − lengthPenalty × ln(characters): a short unit that answers costs less of the budget. */
+  lengthPenalty: number;
 }
 
 /** The separator's cost in twelfths of a token when it follows text (the first newline is a piece). */
@@ -96,7 +98,7 @@ export function chooseUnits(
     runChars = newChars;
     return true;
   };
-  const order = rankedUnits(segmentation, scores);
+  const order = rankedUnits(segmentation, scores, options.lengthPenalty);
   for (const unit of order) {
     if (chosen[unit]) continue;
     const block = blocks[units[unit]!.block]!;
@@ -118,9 +120,15 @@ export function chooseUnits(
 }
 
 /** Units that can be chosen (not headings), best first, ties in document order; none scored → document order. */
-function rankedUnits(segmentation: Segmentation, scores: Float64Array): number[] {
+function rankedUnits(segmentation: Segmentation, scores: Float64Array, lengthPenalty: number): number[] {
   const { units, blocks } = segmentation;
   const eligible: number[] = [];
-  for (let unit = 0; unit < units.length; unit++) if (blocks[units[unit]!.block]!.kind !== 'heading') eligible.push(unit);
-  return eligible.sort((left, right) => scores[right]! - scores[left]! || left - right);
+  const priority = new Float64Array(units.length);
+  for (let unit = 0; unit < units.length; unit++) {
+    if (blocks[units[unit]!.block]!.kind === 'heading') continue;
+    eligible.push(unit);
+    const chars = units[unit]!.end - units[unit]!.start;
+    priority[unit] = scores[unit]! > 0 ? scores[unit]! - lengthPenalty * Math.log(chars) : Number.NEGATIVE_INFINITY;
+  }
+  return eligible.sort((left, right) => priority[right]! - priority[left]! || left - right);
 }

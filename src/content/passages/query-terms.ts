@@ -1,30 +1,18 @@
 import type { LanguageTools } from './language-tools.ts';
-
-/**
- * Words as the ranker compares them. A token is a run of letters, marks and digits; a run of Han, kana or
- * other ideographic characters is compared by characters and pairs of characters instead (those scripts do not
- * put spaces between words).
- */
-export const TOKEN = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]+|[[\p{L}\p{M}\p{N}]--[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]]+/gv;
-const IDEOGRAPHIC = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/v;
-
-export function isIdeographic(token: string): boolean {
-  return IDEOGRAPHIC.test(token);
-}
+import { scanWords } from './word-scanner.ts';
 
 /** How a word is compared: lower case, composed, stemmed. */
 export function normalizeWord(word: string, tools: LanguageTools): string {
   const lower = word.toLowerCase();
-  const composed = /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFC') : lower;
-  return tools.stem(composed);
+  return tools.stem(/[^\x00-\x7f]/.test(lower) ? lower.normalize('NFC') : lower);
 }
 
 export interface QueryTerms {
-  /** The distinct terms (stems, numbers, ideographic characters and pairs) and how much each weighs. */
+  /** The distinct terms: stems, numbers, ideographic characters and pairs of them. */
   terms: string[];
-  /** Quoted phrases, as term-id sequences, found verbatim when their terms are adjacent. */
+  /** Quoted phrases, as sequences of term ids. */
   phrases: number[][];
-  /** Terms that are numbers (years, quantities): weighted up, they rarely match by chance. */
+  /** Terms that are numbers (years, quantities): they rarely match by chance. */
   isNumber: boolean[];
 }
 
@@ -43,24 +31,57 @@ export function queryTerms(query: string, tools: LanguageTools): QueryTerms {
     }
     return id;
   };
-  const words = [...query.matchAll(TOKEN)].map((match) => match[0]);
-  const content = words.filter((word) => isIdeographic(word) || !tools.isStopWord(word.toLowerCase()));
-  for (const word of content.length > 0 ? content : words)
-    for (const term of termsOf(word, tools)) idOf(term);
+  const words = queryWords(query, tools);
+  const content = words.filter((word) => word.ideographic || !tools.isStopWord(word.text.toLowerCase()));
+  for (const word of content.length > 0 ? content : words) idOf(word.term);
   const phrases: number[][] = [];
   for (const quoted of query.matchAll(/["“«„]([^"”»“]{3,})["”»“]/g)) {
-    const sequence = [...(quoted[1] ?? '').matchAll(TOKEN)].flatMap((match) => termsOf(match[0], tools).map(idOf));
+    const sequence = queryWords(quoted[1] ?? '', tools).map((word) => idOf(word.term));
     if (sequence.length > 1) phrases.push(sequence);
   }
   return { terms, phrases, isNumber };
 }
 
-/** The terms a token stands for: its stem, or for an ideographic run its characters' pairs (or the character). */
-export function termsOf(token: string, tools: LanguageTools): string[] {
-  if (!isIdeographic(token)) return [normalizeWord(token, tools)];
-  const characters = [...token];
-  if (characters.length === 1) return characters;
-  const pairs: string[] = [];
-  for (let index = 0; index + 1 < characters.length; index++) pairs.push(characters[index]! + characters[index + 1]!);
-  return pairs;
+interface QueryWord {
+  text: string;
+  term: string;
+  ideographic: boolean;
+}
+
+/**
+ * The query's words as terms: stems, and in ideographic text each pair of adjacent characters (a character alone
+ * when it has no ideographic neighbour), the way a document's characters are matched.
+ */
+function queryWords(query: string, tools: LanguageTools): QueryWord[] {
+  const words: QueryWord[] = [];
+  let runStart = -1;
+  let runEnd = -1;
+  let lastStart = -1;
+  const closeRun = () => {
+    if (runStart >= 0 && lastStart === runStart) {
+      const text = query.slice(runStart, runEnd);
+      words.push({ text, term: text, ideographic: true });
+    }
+    runStart = -1;
+  };
+  scanWords(query, {
+    word(start, end) {
+      closeRun();
+      const text = query.slice(start, end);
+      words.push({ text, term: normalizeWord(text, tools), ideographic: false });
+    },
+    ideograph(start, end) {
+      if (runStart >= 0 && start === runEnd) {
+        const text = query.slice(lastStart, end);
+        words.push({ text, term: text, ideographic: true });
+      } else {
+        closeRun();
+        runStart = start;
+      }
+      lastStart = start;
+      runEnd = end;
+    },
+  });
+  closeRun();
+  return words;
 }

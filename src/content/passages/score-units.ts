@@ -1,6 +1,7 @@
 import type { LanguageTools } from './language-tools.ts';
-import { isIdeographic, normalizeWord, type QueryTerms, TOKEN } from './query-terms.ts';
+import { normalizeWord, type QueryTerms } from './query-terms.ts';
 import type { Segmentation } from './segment-document.ts';
+import { prefixKey, scanWords } from './word-scanner.ts';
 
 /** BM25's usual constants. */
 const K1 = 1.2;
@@ -23,6 +24,13 @@ export interface ScoreWeights {
   proximityTokens: number;
   /** Weight of the terms of the section heading before the unit (the title counts as the first heading). */
   heading: number;
+  /** Bonus per pair of consecutive query terms found within `proximityTokens` of each other, times their idf. */
+  pair: number;
+  /** Bonus when the unit holds what the question asks for: a number for "how many", a year for "when". */
+  answerType: number;
+  /** BM25's k1 and b for units (blocks use 1.2 and 0.75). */
+  unitK1: number;
+  unitB: number;
 }
 
 export const DEFAULT_WEIGHTS: ScoreWeights = {
@@ -34,6 +42,10 @@ export const DEFAULT_WEIGHTS: ScoreWeights = {
   proximity: 0,
   proximityTokens: 8,
   heading: 0,
+  pair: 0,
+  answerType: 0,
+  unitK1: K1,
+  unitB: B,
 };
 
 /** Where the query's terms occur: per unit, its length in tokens and its hits (term id and token position). */
@@ -45,7 +57,7 @@ export interface TermHits {
   hitPosition: number[];
 }
 
-/** Scan the document once, matching each token against the query's terms (stemming only plausible words). */
+/** Scan the document once, matching each word against the query's terms (stemming only plausible words). */
 export function findTermHits(
   document: string,
   segmentation: Segmentation,
@@ -54,7 +66,7 @@ export function findTermHits(
 ): TermHits {
   const { units } = segmentation;
   const ids = new Map(query.terms.map((term, index) => [term, index]));
-  const prefixes = new Set(query.terms.map((term) => fold(term.slice(0, 2))));
+  const prefixes = new Set(query.terms.map((term) => prefixKey(term, 0, term.length)));
   const known = new Map<string, number>();
   const unitLength = new Int32Array(units.length);
   const hitUnit: number[] = [];
@@ -62,50 +74,46 @@ export function findTermHits(
   const hitPosition: number[] = [];
   let unit = 0;
   let position = 0;
-  for (const match of document.matchAll(TOKEN)) {
-    const token = match[0];
-    while (unit < units.length - 1 && match.index >= units[unit]!.end) unit++;
-    if (isIdeographic(token)) {
-      const characters = [...token];
-      for (let index = 0; index < characters.length; index++) {
-        const single = ids.get(characters[index]!);
-        const pair = index + 1 < characters.length ? ids.get(characters[index]! + characters[index + 1]!) : undefined;
-        for (const id of [single, pair])
-          if (id !== undefined) {
-            hitUnit.push(unit);
-            hitTerm.push(id);
-            hitPosition.push(position);
-          }
-        position++;
+  const hit = (term: number | undefined) => {
+    if (term === undefined || term < 0) return;
+    hitUnit.push(unit);
+    hitTerm.push(term);
+    hitPosition.push(position);
+  };
+  const advance = (start: number) => {
+    while (unit < units.length - 1 && start >= units[unit]!.end) unit++;
+  };
+  scanWords(document, {
+    word(start, end) {
+      advance(start);
+      unitLength[unit]!++;
+      if (prefixes.has(prefixKey(document, start, end))) {
+        const word = document.slice(start, end);
+        let id = known.get(word);
+        if (id === undefined) {
+          id = ids.get(normalizeWord(word, tools)) ?? -1;
+          known.set(word, id);
+        }
+        hit(id);
       }
-      unitLength[unit]! += characters.length;
-      continue;
-    }
-    unitLength[unit]!++;
-    let id = known.get(token);
-    if (id === undefined) {
-      const lower = token.toLowerCase();
-      id = prefixes.has(fold(lower.slice(0, 2))) ? (ids.get(normalizeWord(token, tools)) ?? -1) : -1;
-      known.set(token, id);
-    }
-    if (id >= 0) {
-      hitUnit.push(unit);
-      hitTerm.push(id);
-      hitPosition.push(position);
-    }
-    position++;
-  }
+      position++;
+    },
+    ideograph(start, end) {
+      advance(start);
+      unitLength[unit]!++;
+      hit(ids.get(document.slice(start, end)));
+      const next = document.codePointAt(end);
+      if (next !== undefined) hit(ids.get(document.slice(start, end + (next > 0xffff ? 2 : 1))));
+      position++;
+    },
+  });
   return { unitLength, hitUnit, hitTerm, hitPosition };
-}
-
-/** Lower case without diacritics (ä → a, ß → ss): stemmers fold them, so a prefix test must too. */
-function fold(text: string): string {
-  if (!/[^\x00-\x7f]/.test(text)) return text;
-  return text.normalize('NFD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss').slice(0, 2);
 }
 
 /** Each unit's score: its BM25, its block's, its neighbours', numbers, phrases, proximity and heading terms. */
 export function scoreUnits(
+  document: string,
+  question: string,
   segmentation: Segmentation,
   query: QueryTerms,
   hits: TermHits,
@@ -123,16 +131,26 @@ export function scoreUnits(
   }
   const blockLength = new Int32Array(blocks.length);
   for (let unit = 0; unit < units.length; unit++) blockLength[units[unit]!.block]! += hits.unitLength[unit]!;
-  const unitScore = bm25(unitCounts, hits.unitLength, termCount, query, weights);
-  const blockScore = bm25(blockCounts, blockLength, termCount, query, weights);
+  const unitScore = bm25(unitCounts, hits.unitLength, termCount, query, weights, weights.unitK1, weights.unitB);
+  const blockScore = bm25(blockCounts, blockLength, termCount, query, weights, K1, B);
+  const answerTypeOf = weights.answerType > 0 ? expectedAnswer(question) : undefined;
+  const pairs = weights.pair > 0 ? pairBonus(hits, termCount, weights.proximityTokens) : undefined;
+  const pairIdf = unitIdf(unitCounts, hits.unitLength.length, termCount);
   const scores = new Float64Array(units.length);
   for (let unit = 0; unit < units.length; unit++) {
     const own = unitScore.get(unit) ?? 0;
     const block = units[unit]!.block;
     const sameBlock = (other: number) => (units[other]?.block === block ? (unitScore.get(other) ?? 0) : 0);
     const around = sameBlock(unit - 1) + sameBlock(unit + 1);
+    let pairScore = 0;
+    for (const pair of pairs?.get(unit) ?? []) pairScore += (pairIdf[pair]! + pairIdf[pair + 1]!) / 2;
+    const typed = answerTypeOf !== undefined && answerTypeOf.test(document.slice(units[unit]!.start, units[unit]!.end));
     scores[unit] =
-      weights.unit * own + weights.block * (blockScore.get(block) ?? 0) + weights.neighbour * around;
+      (typed && own > 0 ? weights.answerType : 0) +
+      weights.unit * own +
+      weights.block * (blockScore.get(block) ?? 0) +
+      weights.neighbour * around +
+      weights.pair * pairScore;
   }
   return scores;
 }
@@ -149,6 +167,8 @@ function bm25(
   termCount: number,
   query: QueryTerms,
   weights: ScoreWeights,
+  k1: number,
+  b: number,
 ): Map<number, number> {
   const documents = lengths.length;
   let total = 0;
@@ -162,10 +182,56 @@ function bm25(
   });
   const scores = new Map<number, number>();
   for (const [key, terms] of counts) {
-    const norm = K1 * (1 - B + (B * lengths[key]!) / averageLength);
+    const norm = k1 * (1 - b + (b * lengths[key]!) / averageLength);
     let score = 0;
-    for (const [term, tf] of terms) score += (idf[term]! * tf * (K1 + 1)) / (tf + norm);
+    for (const [term, tf] of terms) score += (idf[term]! * tf * (k1 + 1)) / (tf + norm);
     scores.set(key, score);
   }
   return scores;
+}
+
+function unitIdf(counts: Map<number, Map<number, number>>, documents: number, termCount: number): Float64Array {
+  const frequency = new Float64Array(termCount);
+  for (const terms of counts.values()) for (const term of terms.keys()) frequency[term]!++;
+  return frequency.map((n) => Math.log(1 + (documents - n + 0.5) / (n + 0.5)));
+}
+
+/** Per unit, the query's consecutive term pairs (by the first one's id) found within `window` tokens of each other. */
+function pairBonus(hits: TermHits, termCount: number, window: number): Map<number, Set<number>> {
+  const found = new Map<number, Set<number>>();
+  const last = new Float64Array(termCount).fill(Number.NEGATIVE_INFINITY);
+  let unit = -1;
+  for (let index = 0; index < hits.hitUnit.length; index++) {
+    if (hits.hitUnit[index] !== unit) {
+      unit = hits.hitUnit[index]!;
+      last.fill(Number.NEGATIVE_INFINITY);
+    }
+    const term = hits.hitTerm[index]!;
+    const position = hits.hitPosition[index]!;
+    for (const [other, pair] of [
+      [term - 1, term - 1],
+      [term + 1, term],
+    ] as const) {
+      if (other < 0 || other >= termCount || position - last[other]! > window) continue;
+      let pairs = found.get(unit);
+      if (!pairs) found.set(unit, (pairs = new Set()));
+      pairs.add(pair);
+    }
+    last[term] = position;
+  }
+  return found;
+}
+
+const NUMBER = /\p{N}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|hundred|thousand|million|billion|dozen|half)\b/iu;
+const TIME =
+  /\b(?:1\d{3}|20\d{2}|\d{1,2}(?:st|nd|rd|th)? century|january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter)\b|\d{3,4}s\b/iu;
+
+/** What kind of words the answer is made of, from the question's first words (en, de, fr, es). */
+function expectedAnswer(question: string): RegExp | undefined {
+  const text = question.toLowerCase();
+  if (/\b(?:how (?:many|much|long|old|far|large|big|tall|high|often)|what (?:percentage|percent|number|amount)|wie (?:viele?|lange|alt)|combien|cu[aá]nt[oa]s?)\b/u.test(text))
+    return NUMBER;
+  if (/\b(?:when|what (?:year|date|decade|century|time)|which (?:year|date|decade|century)|wann|quand|cu[aá]ndo|en qu[eé] a[nñ]o)\b/u.test(text))
+    return TIME;
+  return undefined;
 }

@@ -101,35 +101,34 @@ function pushLines(
   }
 }
 
-/** Characters after which a sentence may end. */
-const TERMINAL = /[.!?…。！？]/;
-/** Closing quotes and brackets that stay with the sentence they end. */
-const CLOSER = /["'”’»)\]]/;
+/** A mark that may end a sentence, with the closing quotes and brackets that stay with it. */
+const TERMINAL = /[.!?…。！？][.!?…。！？"'”’»)\]]*/g;
 /** Words that a period does not end a sentence after (lower case, without the period). */
 const ABBREVIATIONS = new Set([
   'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'sr', 'jr', 'vs', 'etc', 'e.g', 'i.e', 'no', 'nos', 'vol', 'fig', 'figs',
   'approx', 'ca', 'cf', 'al', 'inc', 'ltd', 'co', 'corp', 'gen', 'col', 'lt', 'sgt', 'capt', 'gov', 'sen', 'rep',
   'rev', 'mt', 'ft', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'z.b',
-  'bzw', 'usw', 'vgl', 'ggf', 'nr', 'mme', 'mlle', 'cf', 'sra', 'sr', 'dra', 'pág', 'núm',
+  'bzw', 'usw', 'vgl', 'ggf', 'nr', 'mme', 'mlle', 'sra', 'dra', 'pág', 'núm',
 ]);
 
 /** Sentences of a prose block: a terminal mark (and closing quotes) followed by whitespace, or a CJK full stop. */
 function pushSentences(document: string, start: number, end: number, block: number, units: Unit[]): void {
   let sentenceStart = start;
-  for (let index = start; index < end; index++) {
-    const char = document[index]!;
-    if (!TERMINAL.test(char)) continue;
-    let close = index + 1;
-    while (close < end && (TERMINAL.test(document[close]!) || CLOSER.test(document[close]!))) close++;
-    const wide = char === '。' || char === '！' || char === '？';
-    if (close < end && !wide && !/\s/.test(document[close]!)) continue;
-    if (char === '.' && !endsSentence(document, sentenceStart, index, close, end)) continue;
+  TERMINAL.lastIndex = start;
+  for (let match = TERMINAL.exec(document); match && match.index < end; match = TERMINAL.exec(document)) {
+    const close = Math.min(end, match.index + match[0].length);
+    const mark = match[0][0]!;
+    const wide = mark === '。' || mark === '！' || mark === '？';
+    if (close < end && !wide && !isSpace(document.charCodeAt(close))) continue;
+    if (mark === '.' && !endsSentence(document, sentenceStart, match.index, close, end)) continue;
     pushCapped(document, sentenceStart, close, block, units);
     sentenceStart = close;
-    while (sentenceStart < end && /\s/.test(document[sentenceStart]!)) sentenceStart++;
-    index = sentenceStart - 1;
   }
   if (sentenceStart < end) pushCapped(document, sentenceStart, end, block, units);
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d || code === 0xa0 || code === 0x3000;
 }
 
 /** A period ends a sentence unless it follows an abbreviation or an initial, or a lower-case word follows it. */

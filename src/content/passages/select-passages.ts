@@ -11,9 +11,10 @@ export interface ReaderTuning {
   weights: ScoreWeights;
   contextBefore: number;
   contextAfter: number;
+  lengthPenalty: number;
 }
 
-export const DEFAULT_TUNING: ReaderTuning = { weights: DEFAULT_WEIGHTS, contextBefore: 0, contextAfter: 0 };
+export const DEFAULT_TUNING: ReaderTuning = { weights: DEFAULT_WEIGHTS, contextBefore: 0, contextAfter: 0, lengthPenalty: 0 };
 
 /**
  * The passages of `document` that best answer `request.query`, verbatim and in document order, within
@@ -29,12 +30,13 @@ export function selectPassages(
   const segmentation = segmentDocument(document);
   const query = queryTerms(request.query, tools);
   const hits = findTermHits(document, segmentation, query, tools);
-  const scores = scoreUnits(segmentation, query, hits, tuning.weights);
+  const scores = scoreUnits(document, request.query, segmentation, query, hits, tuning.weights);
   const runs = chooseUnits(document, segmentation, scores, {
     maxChars: request.maxChars,
     maxTokens: request.maxTokens,
     contextBefore: tuning.contextBefore,
     contextAfter: tuning.contextAfter,
+    lengthPenalty: tuning.lengthPenalty,
   });
   const headings = request.outline ?? markdownHeadings(document, segmentation);
   const passages: Passage[] = runs.map(({ first, last }) => {
