@@ -23,7 +23,8 @@ import { join } from 'node:path';
 import { selectPassages } from '../src/content/passages/select-passages.ts';
 import { PASSAGE_SEPARATOR } from '../src/content/passages/types.ts';
 import { createPeriscope } from '../src/index.ts';
-import { webFetchInputSchema } from '../src/tools/web-fetch.ts';
+import type { ToolResult } from '../src/tools/tool-result.ts';
+import { type WebFetchData, webFetchInputSchema } from '../src/tools/web-fetch.ts';
 
 const CORPUS = new URL('../../shared/corpus/squad-train/', import.meta.url).pathname;
 const MAX_CHARS = 2_000;
@@ -279,27 +280,31 @@ async function fetchArticles(articles: Article[], origin: string): Promise<Fetch
     for (const [index, article] of articles.entries()) {
       const url = origin + pagePath(index, article);
       let text = '';
-      let first: Awaited<ReturnType<typeof periscope.fetch>> | undefined;
+      let first: WebFetchData | undefined;
       for (let startIndex: number | undefined = 0; startIndex !== undefined; ) {
-        const result = await periscope.fetch({ url, maxChars: 1_000_000, startIndex });
-        if (result.isError || !result.data) throw new Error(`${url}: ${result.output}`);
-        first ??= result;
-        text += result.data.text;
-        startIndex = result.data.truncated ? result.data.nextStartIndex : undefined;
+        const data = pageData(await periscope.fetch({ url, maxChars: 1_000_000, startIndex }), url);
+        first ??= data;
+        text += data.text;
+        startIndex = data.truncated ? data.nextStartIndex : undefined;
       }
-      const window = await periscope.fetch({ url, maxChars: MAX_CHARS });
+      const window = pageData(await periscope.fetch({ url, maxChars: MAX_CHARS }), url);
       fetched.push({
         text,
-        title: first?.data?.title,
-        language: first?.data?.language,
-        outline: first?.data?.outline,
-        firstWindow: window.data?.text ?? '',
+        title: first?.title,
+        language: first?.language,
+        outline: first?.outline,
+        firstWindow: window.text,
       });
     }
     return fetched;
   } finally {
     await periscope.close();
   }
+}
+
+function pageData(result: ToolResult<WebFetchData>, url: string): WebFetchData {
+  if (result.isError || !result.data || 'error' in result.data) throw new Error(`${url}: ${result.output}`);
+  return result.data;
 }
 
 /** Selection time on one long document: the extracted articles end to end until 50 000 words. */

@@ -2,10 +2,11 @@ import { measureTokens, TWELFTHS_PER_TOKEN } from '../token-estimate.ts';
 import type { Segmentation } from './segment-document.ts';
 import { PASSAGE_SEPARATOR } from './types.ts';
 
-/** A run of consecutive chosen units of one block: one passage. */
+/** A run of consecutive chosen units of one block: one passage (`end`: where it ends when cut short). */
 export interface Run {
   first: number;
   last: number;
+  end?: number;
 }
 
 export interface ChooseOptions {
@@ -99,15 +100,34 @@ export function chooseUnits(
     return true;
   };
   const order = rankedUnits(segmentation, scores, options.lengthPenalty);
+  const taken: number[] = [];
+  // Nothing matched: the document's beginning, as a read without a query would give.
+  const anyMatch = order.length > 0 && scores[order[0]!]! > 0;
   for (const unit of order) {
+    if (anyMatch && scores[unit]! <= 0) break;
     if (chosen[unit]) continue;
     const block = blocks[units[unit]!.block]!;
-    if ((block.kind === 'table' || block.kind === 'list') && tryAdd(block.firstUnit, block.lastUnit)) continue;
+    if ((block.kind === 'table' || block.kind === 'list') && tryAdd(block.firstUnit, block.lastUnit)) {
+      taken.push(unit);
+      continue;
+    }
     if (!tryAdd(unit, unit)) continue;
+    taken.push(unit);
     for (let step = 1; step <= options.contextBefore; step++)
       if (unit - step < block.firstUnit || !tryAdd(unit - step, unit - 1)) break;
     for (let step = 1; step <= options.contextAfter; step++)
       if (unit + step > block.lastUnit || !tryAdd(unit + 1, unit + step)) break;
+  }
+  // Budget left once every matching unit is in: the sentences around the best ones, best first.
+  for (let round = 1, grew = true; grew && round <= 3; round++) {
+    grew = false;
+    for (const unit of taken) {
+      const block = blocks[units[unit]!.block]!;
+      const first = runStart(unit);
+      const last = runEnd(unit);
+      if (first > block.firstUnit && tryAdd(first - 1, first - 1)) grew = true;
+      if (last < block.lastUnit && tryAdd(last + 1, last + 1)) grew = true;
+    }
   }
   const result: Run[] = [];
   for (let unit = 0; unit < units.length; unit++) {
@@ -116,7 +136,24 @@ export function chooseUnits(
     result.push({ first: unit, last });
     unit = last;
   }
+  if (result.length === 0 && order.length > 0) {
+    // Not even the best unit fits: its beginning, up to a word boundary.
+    const best = order[0]!;
+    const end = cutToFit(document, units[best]!.start, units[best]!.end, options.maxChars, maxTwelfths);
+    if (end > units[best]!.start) result.push({ first: best, last: best, end });
+  }
   return result;
+}
+
+/** The longest beginning of document[start, end) that fits both budgets and ends at a word boundary (or 0 length). */
+function cutToFit(document: string, start: number, end: number, maxChars: number, maxTwelfths: number): number {
+  let limit = Math.min(end, start + maxChars);
+  if (maxTwelfths !== Number.POSITIVE_INFINITY) limit = measureTokens(document, start, limit, maxTwelfths).end;
+  if (limit >= end) return end;
+  let cut = limit;
+  while (cut > start && !/\s/.test(document[cut]!)) cut--;
+  while (cut > start && /\s/.test(document[cut - 1]!)) cut--;
+  return cut;
 }
 
 /** Units that can be chosen (not headings), best first, ties in document order; none scored → document order. */

@@ -14,32 +14,43 @@ export interface QueryTerms {
   phrases: number[][];
   /** Terms that are numbers (years, quantities): they rarely match by chance. */
   isNumber: boolean[];
+  /** Terms only there to find a phrase (its stop words), not scored on their own. */
+  phraseOnly: boolean[];
 }
 
 /** The query's terms: stop words left out (unless the query has nothing else), each term once. */
 export function queryTerms(query: string, tools: LanguageTools): QueryTerms {
   const terms: string[] = [];
   const isNumber: boolean[] = [];
+  const phraseOnly: boolean[] = [];
   const ids = new Map<string, number>();
-  const idOf = (term: string) => {
+  const idOf = (term: string, scored: boolean) => {
     let id = ids.get(term);
     if (id === undefined) {
       id = terms.length;
       ids.set(term, id);
       terms.push(term);
       isNumber.push(/^\p{N}+$/u.test(term));
+      phraseOnly.push(!scored);
     }
     return id;
   };
   const words = queryWords(query, tools);
-  const content = words.filter((word) => word.ideographic || !tools.isStopWord(word.text.toLowerCase()));
-  for (const word of content.length > 0 ? content : words) idOf(word.term);
+  const content = words.filter(
+    (word) => word.ideographic || (!tools.isStopWord(word.text.toLowerCase()) && !isLoneLetter(word.text)),
+  );
+  for (const word of content.length > 0 ? content : words) idOf(word.term, true);
   const phrases: number[][] = [];
   for (const quoted of query.matchAll(/["“«„]([^"”»“]{3,})["”»“]/g)) {
-    const sequence = queryWords(quoted[1] ?? '', tools).map((word) => idOf(word.term));
+    const sequence = queryWords(quoted[1] ?? '', tools).map((word) => idOf(word.term, false));
     if (sequence.length > 1) phrases.push(sequence);
   }
-  return { terms, phrases, isNumber };
+  return { terms, phrases, isNumber, phraseOnly };
+}
+
+/** A single letter ("a", the "s" of "Whitehead's"): never what a question is about. */
+function isLoneLetter(word: string): boolean {
+  return word.length === 1 && !/\p{N}/u.test(word);
 }
 
 interface QueryWord {

@@ -12,8 +12,9 @@ export interface ScoreWeights {
   unit: number;
   /** Weight of its block's BM25 (blocks as documents): a sentence in a relevant paragraph. */
   block: number;
-  /** Weight of the neighbouring units' BM25 (the sentence before and after). */
-  neighbour: number;
+  /** Weight of the neighbouring units' BM25: the sentence before, and the one after. */
+  before: number;
+  after: number;
   /** Extra weight of a number term's idf. */
   number: number;
   /** Bonus per quoted phrase found verbatim in the unit, times the phrase's idf. */
@@ -36,7 +37,8 @@ export interface ScoreWeights {
 export const DEFAULT_WEIGHTS: ScoreWeights = {
   unit: 1,
   block: 0.5,
-  neighbour: 0.25,
+  before: 0.25,
+  after: 0.25,
   number: 0.5,
   phrase: 1,
   proximity: 0,
@@ -136,12 +138,13 @@ export function scoreUnits(
   const answerTypeOf = weights.answerType > 0 ? expectedAnswer(question) : undefined;
   const pairs = weights.pair > 0 ? pairBonus(hits, termCount, weights.proximityTokens) : undefined;
   const pairIdf = unitIdf(unitCounts, hits.unitLength.length, termCount);
+  const phraseScores = query.phrases.length > 0 ? phraseBonus(hits, query, pairIdf) : undefined;
   const scores = new Float64Array(units.length);
   for (let unit = 0; unit < units.length; unit++) {
     const own = unitScore.get(unit) ?? 0;
     const block = units[unit]!.block;
     const sameBlock = (other: number) => (units[other]?.block === block ? (unitScore.get(other) ?? 0) : 0);
-    const around = sameBlock(unit - 1) + sameBlock(unit + 1);
+    const around = weights.before * sameBlock(unit - 1) + weights.after * sameBlock(unit + 1);
     let pairScore = 0;
     for (const pair of pairs?.get(unit) ?? []) pairScore += (pairIdf[pair]! + pairIdf[pair + 1]!) / 2;
     const typed = answerTypeOf !== undefined && answerTypeOf.test(document.slice(units[unit]!.start, units[unit]!.end));
@@ -149,7 +152,8 @@ export function scoreUnits(
       (typed && own > 0 ? weights.answerType : 0) +
       weights.unit * own +
       weights.block * (blockScore.get(block) ?? 0) +
-      weights.neighbour * around +
+      around +
+      weights.phrase * (phraseScores?.get(unit) ?? 0) +
       weights.pair * pairScore;
   }
   return scores;
@@ -184,7 +188,8 @@ function bm25(
   for (const [key, terms] of counts) {
     const norm = k1 * (1 - b + (b * lengths[key]!) / averageLength);
     let score = 0;
-    for (const [term, tf] of terms) score += (idf[term]! * tf * (k1 + 1)) / (tf + norm);
+    for (const [term, tf] of terms)
+      if (!query.phraseOnly[term]) score += (idf[term]! * tf * (k1 + 1)) / (tf + norm);
     scores.set(key, score);
   }
   return scores;
@@ -234,4 +239,33 @@ function expectedAnswer(question: string): RegExp | undefined {
   if (/\b(?:when|what (?:year|date|decade|century|time)|which (?:year|date|decade|century)|wann|quand|cu[aá]ndo|en qu[eé] a[nñ]o)\b/u.test(text))
     return TIME;
   return undefined;
+}
+
+/** Per unit, the summed idf of the scored terms of each quoted phrase found there word for word. */
+function phraseBonus(hits: TermHits, query: QueryTerms, idf: Float64Array): Map<number, number> {
+  const bonus = new Map<number, number>();
+  const termsAt = new Map<number, number[]>(); // position → terms hit there, for the current unit
+  const flush = (unit: number) => {
+    for (const phrase of query.phrases) {
+      for (const [position, terms] of termsAt) {
+        if (!terms.includes(phrase[0]!)) continue;
+        if (!phrase.every((term, offset) => termsAt.get(position + offset)?.includes(term))) continue;
+        let weight = 0;
+        for (const term of phrase) if (!query.phraseOnly[term]) weight += idf[term]!;
+        bonus.set(unit, (bonus.get(unit) ?? 0) + weight);
+        break;
+      }
+    }
+    termsAt.clear();
+  };
+  for (let index = 0; index < hits.hitUnit.length; index++) {
+    const unit = hits.hitUnit[index]!;
+    if (index > 0 && hits.hitUnit[index - 1] !== unit) flush(hits.hitUnit[index - 1]!);
+    const position = hits.hitPosition[index]!;
+    const terms = termsAt.get(position);
+    if (terms) terms.push(hits.hitTerm[index]!);
+    else termsAt.set(position, [hits.hitTerm[index]!]);
+  }
+  if (hits.hitUnit.length > 0) flush(hits.hitUnit[hits.hitUnit.length - 1]!);
+  return bonus;
 }

@@ -39,9 +39,9 @@ export function selectPassages(
     lengthPenalty: tuning.lengthPenalty,
   });
   const headings = request.outline ?? markdownHeadings(document, segmentation);
-  const passages: Passage[] = runs.map(({ first, last }) => {
+  const passages: Passage[] = runs.map(({ first, last, end: cut }) => {
     const start = segmentation.units[first]!.start;
-    const end = segmentation.units[last]!.end;
+    const end = cut ?? segmentation.units[last]!.end;
     let score = 0;
     for (let unit = first; unit <= last; unit++) score = Math.max(score, scores[unit]!);
     const heading = headingBefore(headings, start);
