@@ -169,7 +169,8 @@ function bm25Reference(paragraphs: readonly string[], question: string): string 
   const documents = paragraphs.map(plainTokens);
   const averageLength = documents.reduce((sum, tokens) => sum + tokens.length, 0) / documents.length;
   const frequency = new Map<string, number>();
-  for (const tokens of documents) for (const term of new Set(tokens)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  for (const tokens of documents)
+    for (const term of new Set(tokens)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const scored = documents.map((tokens, index) => {
     const counts = new Map<string, number>();
     for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
@@ -194,7 +195,9 @@ function bm25Reference(paragraphs: readonly string[], question: string): string 
 
 const percentile = (values: readonly number[], p: number) => {
   const sorted = [...values].sort((left, right) => left - right);
-  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+  return sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 };
 
 interface Tally {
@@ -386,7 +389,10 @@ function runCli(
     tokens.push(text.length / 4);
     const document = fetched[articleIndex]!.text;
     const passages = data?.passages ?? [];
-    if (passages.length > 0 && passages.every((passage) => document.slice(passage.start, passage.end) === passage.text))
+    if (
+      passages.length > 0 &&
+      passages.every((passage) => document.slice(passage.start, passage.end) === passage.text)
+    )
       offsetsExact++;
   }
   return {
@@ -436,7 +442,12 @@ if (!existsSync(join(CORPUS, 'articles.json'))) {
       for (const [questionIndex, question] of article.questions.entries()) {
         measure(heldOut ? tallies.allHeldOut : tallies.allDev, article, fetched[articleIndex]!, question);
         if (inSample.has(`${articleIndex}:${questionIndex}`))
-          measure(heldOut ? tallies.sampleHeldOut : tallies.sampleDev, article, fetched[articleIndex]!, question);
+          measure(
+            heldOut ? tallies.sampleHeldOut : tallies.sampleDev,
+            article,
+            fetched[articleIndex]!,
+            question,
+          );
       }
     }
     const report = {
@@ -473,7 +484,9 @@ function printReport(report: {
     console.log(
       `${name.padEnd(16)} ${String(row.questions).padStart(9)}  ${row.focused.toFixed(1).padStart(6)}%  ${row.truncation
         .toFixed(1)
-        .padStart(9)}%  ${row.bm25.toFixed(1).padStart(4)}%  ${(row.focused - row.bm25).toFixed(1).padStart(8)}  ${`${row.tokensP50.focused}/${row.tokensP50.truncation}/${row.tokensP50.bm25}`.padStart(18)}  ${`${row.msP50}/${row.msP95}`.padStart(17)}  ${row.offsetsExact.toFixed(1).padStart(12)}%`,
+        .padStart(
+          9,
+        )}%  ${row.bm25.toFixed(1).padStart(4)}%  ${(row.focused - row.bm25).toFixed(1).padStart(8)}  ${`${row.tokensP50.focused}/${row.tokensP50.truncation}/${row.tokensP50.bm25}`.padStart(18)}  ${`${row.msP50}/${row.msP95}`.padStart(17)}  ${row.offsetsExact.toFixed(1).padStart(12)}%`,
     );
   const long = report.longDocument;
   console.log(

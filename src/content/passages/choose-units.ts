@@ -12,12 +12,6 @@ export interface Run {
 export interface ChooseOptions {
   maxChars: number;
   maxTokens?: number | undefined;
-  /** Units before a chosen one added with it, when they fit (the sentence that says what "it" is). */
-  contextBefore: number;
-  /** Units after a chosen one added with it, when they fit. */
-  contextAfter: number;
-  /** Ranking by score − lengthPenalty × ln(characters): a short unit that answers costs less of the budget. */
-  lengthPenalty: number;
 }
 
 /** The separator's cost in twelfths of a token when it follows text (the first newline is a piece). */
@@ -99,7 +93,7 @@ export function chooseUnits(
     runChars = newChars;
     return true;
   };
-  const order = rankedUnits(segmentation, scores, options.lengthPenalty);
+  const order = rankedUnits(segmentation, scores);
   const taken: number[] = [];
   // Nothing matched: the document's beginning, as a read without a query would give.
   const anyMatch = order.length > 0 && scores[order[0]!]! > 0;
@@ -113,10 +107,6 @@ export function chooseUnits(
     }
     if (!tryAdd(unit, unit)) continue;
     taken.push(unit);
-    for (let step = 1; step <= options.contextBefore; step++)
-      if (unit - step < block.firstUnit || !tryAdd(unit - step, unit - 1)) break;
-    for (let step = 1; step <= options.contextAfter; step++)
-      if (unit + step > block.lastUnit || !tryAdd(unit + 1, unit + step)) break;
   }
   // Budget left once every matching unit is in: the sentences around the best ones, best first.
   for (let round = 1, grew = true; grew && round <= 3; round++) {
@@ -146,9 +136,16 @@ export function chooseUnits(
 }
 
 /** The longest beginning of document[start, end) that fits both budgets and ends at a word boundary (or 0 length). */
-function cutToFit(document: string, start: number, end: number, maxChars: number, maxTwelfths: number): number {
+function cutToFit(
+  document: string,
+  start: number,
+  end: number,
+  maxChars: number,
+  maxTwelfths: number,
+): number {
   let limit = Math.min(end, start + maxChars);
-  if (maxTwelfths !== Number.POSITIVE_INFINITY) limit = measureTokens(document, start, limit, maxTwelfths).end;
+  if (maxTwelfths !== Number.POSITIVE_INFINITY)
+    limit = measureTokens(document, start, limit, maxTwelfths).end;
   if (limit >= end) return end;
   let cut = limit;
   while (cut > start && !/\s/.test(document[cut]!)) cut--;
@@ -157,15 +154,10 @@ function cutToFit(document: string, start: number, end: number, maxChars: number
 }
 
 /** Units that can be chosen (not headings), best first, ties in document order; none scored → document order. */
-function rankedUnits(segmentation: Segmentation, scores: Float64Array, lengthPenalty: number): number[] {
+function rankedUnits(segmentation: Segmentation, scores: Float64Array): number[] {
   const { units, blocks } = segmentation;
   const eligible: number[] = [];
-  const priority = new Float64Array(units.length);
-  for (let unit = 0; unit < units.length; unit++) {
-    if (blocks[units[unit]!.block]!.kind === 'heading') continue;
-    eligible.push(unit);
-    const chars = units[unit]!.end - units[unit]!.start;
-    priority[unit] = scores[unit]! > 0 ? scores[unit]! - lengthPenalty * Math.log(chars) : Number.NEGATIVE_INFINITY;
-  }
-  return eligible.sort((left, right) => priority[right]! - priority[left]! || left - right);
+  for (let unit = 0; unit < units.length; unit++)
+    if (blocks[units[unit]!.block]!.kind !== 'heading') eligible.push(unit);
+  return eligible.sort((left, right) => scores[right]! - scores[left]! || left - right);
 }

@@ -10,7 +10,10 @@ const SAMPLE_CHARS = 4_000;
 /** The language of a text from its first few thousand characters' function words; English when unsure. */
 export function guessLanguage(text: string): string {
   const counts = new Map<string, number>();
-  for (const match of text.slice(0, SAMPLE_CHARS).toLowerCase().matchAll(/\p{L}+/gu))
+  for (const match of text
+    .slice(0, SAMPLE_CHARS)
+    .toLowerCase()
+    .matchAll(/\p{L}+/gu))
     for (const [language, words] of MARKERS)
       if (words.has(match[0])) counts.set(language, (counts.get(language) ?? 0) + 1);
   let best = 'en';

@@ -19,14 +19,6 @@ export interface ScoreWeights {
   number: number;
   /** Bonus per quoted phrase found verbatim in the unit, times the phrase's idf. */
   phrase: number;
-  /** Bonus when query terms sit close together: weight × (terms within the window) / (all terms). */
-  proximity: number;
-  /** Window of the proximity bonus, in tokens. */
-  proximityTokens: number;
-  /** Weight of the terms of the section heading before the unit (the title counts as the first heading). */
-  heading: number;
-  /** Bonus per pair of consecutive query terms found within `proximityTokens` of each other, times their idf. */
-  pair: number;
   /** Bonus when the unit holds what the question asks for: a number for "how many", a year for "when". */
   answerType: number;
   /** BM25's k1 and b for units (blocks use 1.2 and 0.75). */
@@ -41,10 +33,6 @@ export const DEFAULT_WEIGHTS: ScoreWeights = {
   after: 0.25,
   number: 0.5,
   phrase: 1,
-  proximity: 0,
-  proximityTokens: 8,
-  heading: 0,
-  pair: 0,
   answerType: 0,
   unitK1: K1,
   unitB: B,
@@ -112,7 +100,7 @@ export function findTermHits(
   return { unitLength, hitUnit, hitTerm, hitPosition };
 }
 
-/** Each unit's score: its BM25, its block's, its neighbours', numbers, phrases, proximity and heading terms. */
+/** Each unit's score: its BM25, its block's, its neighbours', numbers, quoted phrases and the answer's kind. */
 export function scoreUnits(
   document: string,
   question: string,
@@ -133,35 +121,44 @@ export function scoreUnits(
   }
   const blockLength = new Int32Array(blocks.length);
   for (let unit = 0; unit < units.length; unit++) blockLength[units[unit]!.block]! += hits.unitLength[unit]!;
-  const unitScore = bm25(unitCounts, hits.unitLength, termCount, query, weights, weights.unitK1, weights.unitB);
+  const unitScore = bm25(
+    unitCounts,
+    hits.unitLength,
+    termCount,
+    query,
+    weights,
+    weights.unitK1,
+    weights.unitB,
+  );
   const blockScore = bm25(blockCounts, blockLength, termCount, query, weights, K1, B);
   const answerTypeOf = weights.answerType > 0 ? expectedAnswer(question) : undefined;
-  const pairs = weights.pair > 0 ? pairBonus(hits, termCount, weights.proximityTokens) : undefined;
-  const pairIdf = unitIdf(unitCounts, hits.unitLength.length, termCount);
-  const phraseScores = query.phrases.length > 0 ? phraseBonus(hits, query, pairIdf) : undefined;
+  const unitIdfs = unitIdf(unitCounts, hits.unitLength.length, termCount);
+  const phraseScores = query.phrases.length > 0 ? phraseBonus(hits, query, unitIdfs) : undefined;
   const scores = new Float64Array(units.length);
   for (let unit = 0; unit < units.length; unit++) {
     const own = unitScore.get(unit) ?? 0;
     const block = units[unit]!.block;
     const sameBlock = (other: number) => (units[other]?.block === block ? (unitScore.get(other) ?? 0) : 0);
     const around = weights.before * sameBlock(unit - 1) + weights.after * sameBlock(unit + 1);
-    let pairScore = 0;
-    for (const pair of pairs?.get(unit) ?? []) pairScore += (pairIdf[pair]! + pairIdf[pair + 1]!) / 2;
-    const typed = answerTypeOf !== undefined && answerTypeOf.test(document.slice(units[unit]!.start, units[unit]!.end));
+    // A unit without the query's terms, nor next to them, is not ranked: it can only come as context.
+    if (own === 0 && around === 0) continue;
+    const typed =
+      own > 0 &&
+      answerTypeOf !== undefined &&
+      answerTypeOf.test(document.slice(units[unit]!.start, units[unit]!.end));
     scores[unit] =
-      (typed && own > 0 ? weights.answerType : 0) +
+      (typed ? weights.answerType : 0) +
       weights.unit * own +
       weights.block * (blockScore.get(block) ?? 0) +
       around +
-      weights.phrase * (phraseScores?.get(unit) ?? 0) +
-      weights.pair * pairScore;
+      weights.phrase * (phraseScores?.get(unit) ?? 0);
   }
   return scores;
 }
 
 function increment(counts: Map<number, Map<number, number>>, key: number, term: number): void {
-  let terms = counts.get(key);
-  if (!terms) counts.set(key, (terms = new Map()));
+  const terms = counts.get(key) ?? new Map<number, number>();
+  counts.set(key, terms);
   terms.set(term, (terms.get(term) ?? 0) + 1);
 }
 
@@ -195,48 +192,35 @@ function bm25(
   return scores;
 }
 
-function unitIdf(counts: Map<number, Map<number, number>>, documents: number, termCount: number): Float64Array {
+function unitIdf(
+  counts: Map<number, Map<number, number>>,
+  documents: number,
+  termCount: number,
+): Float64Array {
   const frequency = new Float64Array(termCount);
   for (const terms of counts.values()) for (const term of terms.keys()) frequency[term]!++;
   return frequency.map((n) => Math.log(1 + (documents - n + 0.5) / (n + 0.5)));
 }
 
-/** Per unit, the query's consecutive term pairs (by the first one's id) found within `window` tokens of each other. */
-function pairBonus(hits: TermHits, termCount: number, window: number): Map<number, Set<number>> {
-  const found = new Map<number, Set<number>>();
-  const last = new Float64Array(termCount).fill(Number.NEGATIVE_INFINITY);
-  let unit = -1;
-  for (let index = 0; index < hits.hitUnit.length; index++) {
-    if (hits.hitUnit[index] !== unit) {
-      unit = hits.hitUnit[index]!;
-      last.fill(Number.NEGATIVE_INFINITY);
-    }
-    const term = hits.hitTerm[index]!;
-    const position = hits.hitPosition[index]!;
-    for (const [other, pair] of [
-      [term - 1, term - 1],
-      [term + 1, term],
-    ] as const) {
-      if (other < 0 || other >= termCount || position - last[other]! > window) continue;
-      let pairs = found.get(unit);
-      if (!pairs) found.set(unit, (pairs = new Set()));
-      pairs.add(pair);
-    }
-    last[term] = position;
-  }
-  return found;
-}
-
-const NUMBER = /\p{N}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|hundred|thousand|million|billion|dozen|half)\b/iu;
+const NUMBER =
+  /\p{N}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|hundred|thousand|million|billion|dozen|half)\b/iu;
 const TIME =
   /\b(?:1\d{3}|20\d{2}|\d{1,2}(?:st|nd|rd|th)? century|january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter)\b|\d{3,4}s\b/iu;
 
 /** What kind of words the answer is made of, from the question's first words (en, de, fr, es). */
 function expectedAnswer(question: string): RegExp | undefined {
   const text = question.toLowerCase();
-  if (/\b(?:how (?:many|much|long|old|far|large|big|tall|high|often)|what (?:percentage|percent|number|amount)|wie (?:viele?|lange|alt)|combien|cu[aá]nt[oa]s?)\b/u.test(text))
+  if (
+    /\b(?:how (?:many|much|long|old|far|large|big|tall|high|often)|what (?:percentage|percent|number|amount)|wie (?:viele?|lange|alt)|combien|cu[aá]nt[oa]s?)\b/u.test(
+      text,
+    )
+  )
     return NUMBER;
-  if (/\b(?:when|what (?:year|date|decade|century|time)|which (?:year|date|decade|century)|wann|quand|cu[aá]ndo|en qu[eé] a[nñ]o)\b/u.test(text))
+  if (
+    /\b(?:when|what (?:year|date|decade|century|time)|which (?:year|date|decade|century)|wann|quand|cu[aá]ndo|en qu[eé] a[nñ]o)\b/u.test(
+      text,
+    )
+  )
     return TIME;
   return undefined;
 }

@@ -54,7 +54,8 @@ export function segmentDocument(document: string): Segmentation {
             : LIST_ITEM.test(document.slice(blockStart, blockStart + 12))
               ? 'list'
               : 'prose';
-    if (kind === 'code') fenceOpen = countFences(document, blockStart, blockEnd) % 2 === 1 ? !fenceOpen : fenceOpen;
+    if (kind === 'code')
+      fenceOpen = countFences(document, blockStart, blockEnd) % 2 === 1 ? !fenceOpen : fenceOpen;
     const index = blocks.length;
     const firstUnit = units.length;
     if (kind === 'prose') pushSentences(document, blockStart, blockEnd, index, units);
@@ -105,10 +106,66 @@ function pushLines(
 const TERMINAL = /[.!?…。！？][.!?…。！？"'”’»)\]]*/g;
 /** Words that a period does not end a sentence after (lower case, without the period). */
 const ABBREVIATIONS = new Set([
-  'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'sr', 'jr', 'vs', 'etc', 'e.g', 'i.e', 'no', 'nos', 'vol', 'fig', 'figs',
-  'approx', 'ca', 'cf', 'al', 'inc', 'ltd', 'co', 'corp', 'gen', 'col', 'lt', 'sgt', 'capt', 'gov', 'sen', 'rep',
-  'rev', 'mt', 'ft', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'z.b',
-  'bzw', 'usw', 'vgl', 'ggf', 'nr', 'mme', 'mlle', 'sra', 'dra', 'pág', 'núm',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'st',
+  'sr',
+  'jr',
+  'vs',
+  'etc',
+  'e.g',
+  'i.e',
+  'no',
+  'nos',
+  'vol',
+  'fig',
+  'figs',
+  'approx',
+  'ca',
+  'cf',
+  'al',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'gen',
+  'col',
+  'lt',
+  'sgt',
+  'capt',
+  'gov',
+  'sen',
+  'rep',
+  'rev',
+  'mt',
+  'ft',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'z.b',
+  'bzw',
+  'usw',
+  'vgl',
+  'ggf',
+  'nr',
+  'mme',
+  'mlle',
+  'sra',
+  'dra',
+  'pág',
+  'núm',
 ]);
 
 /** Sentences of a prose block: a terminal mark (and closing quotes) followed by whitespace, or a CJK full stop. */
@@ -132,7 +189,13 @@ function isSpace(code: number): boolean {
 }
 
 /** A period ends a sentence unless it follows an abbreviation or an initial, or a lower-case word follows it. */
-function endsSentence(document: string, sentenceStart: number, period: number, close: number, end: number): boolean {
+function endsSentence(
+  document: string,
+  sentenceStart: number,
+  period: number,
+  close: number,
+  end: number,
+): boolean {
   let wordStart = period;
   while (wordStart > sentenceStart && /[\p{L}.]/u.test(document[wordStart - 1]!)) wordStart--;
   const word = document.slice(wordStart, period).toLowerCase();
@@ -175,7 +238,10 @@ function isCharacterBoundary(document: string, index: number): boolean {
   const after = document.charCodeAt(index);
   if (before >= 0xd800 && before < 0xdc00) return false;
   if (before === 0x200d) return false;
-  return !/[\p{M}\u200d\ufe0f\u{1f3fb}-\u{1f3ff}]/u.test(String.fromCodePoint(document.codePointAt(index) ?? 0)) && !(after >= 0xdc00 && after < 0xe000);
+  if (after >= 0xdc00 && after < 0xe000) return false;
+  const point = document.codePointAt(index) ?? 0;
+  const isModifier = point === 0x200d || point === 0xfe0f || (point >= 0x1f3fb && point <= 0x1f3ff);
+  return !isModifier && !/\p{M}/u.test(String.fromCodePoint(point));
 }
 
 function trim(document: string, start: number, end: number): [number, number] {

@@ -7,15 +7,6 @@ import { DEFAULT_WEIGHTS, findTermHits, type ScoreWeights, scoreUnits } from './
 import { type Segmentation, segmentDocument } from './segment-document.ts';
 import type { Passage, PassageQuery, PassageSelection } from './types.ts';
 
-export interface ReaderTuning {
-  weights: ScoreWeights;
-  contextBefore: number;
-  contextAfter: number;
-  lengthPenalty: number;
-}
-
-export const DEFAULT_TUNING: ReaderTuning = { weights: DEFAULT_WEIGHTS, contextBefore: 0, contextAfter: 0, lengthPenalty: 0 };
-
 /**
  * The passages of `document` that best answer `request.query`, verbatim and in document order, within
  * `request.maxChars` (separators included) and `request.maxTokens`. Local and deterministic: no model, no network.
@@ -24,19 +15,17 @@ export const DEFAULT_TUNING: ReaderTuning = { weights: DEFAULT_WEIGHTS, contextB
 export function selectPassages(
   document: string,
   request: PassageQuery,
-  tuning: ReaderTuning = DEFAULT_TUNING,
+  /** The ranker's weights (bench/passages tunes them; callers leave the default). */
+  weights: ScoreWeights = DEFAULT_WEIGHTS,
 ): PassageSelection {
   const tools = languageTools(request.language ?? guessLanguage(document));
   const segmentation = segmentDocument(document);
   const query = queryTerms(request.query, tools);
   const hits = findTermHits(document, segmentation, query, tools);
-  const scores = scoreUnits(document, request.query, segmentation, query, hits, tuning.weights);
+  const scores = scoreUnits(document, request.query, segmentation, query, hits, weights);
   const runs = chooseUnits(document, segmentation, scores, {
     maxChars: request.maxChars,
     maxTokens: request.maxTokens,
-    contextBefore: tuning.contextBefore,
-    contextAfter: tuning.contextAfter,
-    lengthPenalty: tuning.lengthPenalty,
   });
   const headings = request.outline ?? markdownHeadings(document, segmentation);
   const passages: Passage[] = runs.map(({ first, last, end: cut }) => {

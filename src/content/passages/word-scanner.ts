@@ -26,7 +26,9 @@ function classAt(text: string, index: number, table: Uint8Array): number {
   if (code < 0xd800 || code >= 0xe000) {
     const known = table[code]!;
     if (known !== UNKNOWN) return known;
-    return (table[code] = classify(text[index]!));
+    const found = classify(text[index]!);
+    table[code] = found;
+    return found;
   }
   const point = text.codePointAt(index)!;
   return point < 0x10000 ? OTHER : classify(String.fromCodePoint(point));
