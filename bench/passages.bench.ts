@@ -13,7 +13,7 @@
 // Run: npx node bench/passages.bench.ts [--cli[=N]] [--json]
 //   --cli[=N]  also run N sample questions (default 40) end to end through `periscope fetch --query`, one at a
 //              time with a fresh HOME and working folder, when web_fetch has a `query` input.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -337,7 +337,20 @@ function longDocumentTiming(articles: Article[], fetched: FetchedArticle[]) {
 
 // ---- end to end through the CLI ----
 
-function runCli(
+/** One CLI call; asynchronous, so this process's page server keeps answering while it runs. */
+function runCommand(
+  file: string,
+  argv: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ status: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(file, argv, { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
+      resolve({ status: error ? Number(error.code ?? 1) || 1 : 0, stdout }),
+    );
+  });
+}
+
+async function runCli(
   articles: Article[],
   fetched: FetchedArticle[],
   sample: Array<[number, number]>,
@@ -359,7 +372,7 @@ function runCli(
     const question = article.questions[questionIndex]!;
     const home = mkdtempSync(join(tmpdir(), 'periscope-passages-'));
     const started = performance.now();
-    const run = spawnSync(
+    const run = await runCommand(
       process.execPath,
       [
         binary,
@@ -373,7 +386,7 @@ function runCli(
         '--allow-private-network',
         '127.0.0.1/32',
       ],
-      { cwd: home, env: { ...process.env, HOME: home }, encoding: 'utf8' },
+      { cwd: home, env: { ...process.env, HOME: home } },
     );
     ms.push(performance.now() - started);
     rmSync(home, { recursive: true, force: true });
@@ -457,7 +470,7 @@ if (!existsSync(join(CORPUS, 'articles.json'))) {
       fetchMs: Math.round(fetchMs),
       results: Object.fromEntries(Object.entries(tallies).map(([name, tally]) => [name, summary(tally)])),
       longDocument,
-      ...(cliArgument ? { cli: runCli(articles, fetched, sample, origin, cliCount) } : {}),
+      ...(cliArgument ? { cli: await runCli(articles, fetched, sample, origin, cliCount) } : {}),
     };
     if (asJson) console.log(JSON.stringify(report, null, 2));
     else printReport(report);
@@ -469,7 +482,7 @@ if (!existsSync(join(CORPUS, 'articles.json'))) {
 function printReport(report: {
   results: Record<string, ReturnType<typeof summary>>;
   longDocument: ReturnType<typeof longDocumentTiming>;
-  cli?: ReturnType<typeof runCli>;
+  cli?: Awaited<ReturnType<typeof runCli>>;
   fetchMs: number;
   sampleDigest: string;
 }) {

@@ -28,14 +28,14 @@ export interface ScoreWeights {
 
 export const DEFAULT_WEIGHTS: ScoreWeights = {
   unit: 1,
-  block: 0.5,
-  before: 0.25,
-  after: 0.25,
+  block: 1,
+  before: 0.1,
+  after: 0.1,
   number: 0.5,
   phrase: 1,
-  answerType: 0,
+  answerType: 4,
   unitK1: K1,
-  unitB: B,
+  unitB: 0.45,
 };
 
 /** Where the query's terms occur: per unit, its length in tokens and its hits (term id and token position). */
