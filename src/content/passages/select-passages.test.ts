@@ -107,3 +107,12 @@ test('nothing matches: the beginning of the document, as a read without a query 
   const document = 'First sentence here. Second one.\n\nThird paragraph.';
   assert.equal(joined(document, { query: 'zzz qqq', maxChars: 40 }), 'First sentence here. Second one.');
 });
+
+test('an empty or blank document gives no passage', () => {
+  for (const document of ['', '  \n\n \t'])
+    assert.deepEqual(selectPassages(document, { query: 'anything', maxChars: 100 }), {
+      passages: [],
+      coveredChars: 0,
+      totalLength: document.length,
+    });
+});
