@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { selectPassages } from './select-passages.ts';
+import { PASSAGE_SEPARATOR, type PassageQuery } from './types.ts';
+
+const joined = (document: string, request: PassageQuery) =>
+  selectPassages(document, request)
+    .passages.map((passage) => passage.text)
+    .join(PASSAGE_SEPARATOR);
+
+const filler = (count: number) =>
+  Array.from(
+    { length: count },
+    (_, index) => `Paragraph ${index} talks about weather, harvests and markets in the valley for a while.`,
+  ).join('\n\n');
+
+test('the answering sentence far past the first window comes back whole, the filler does not', () => {
+  const answer = 'The Volga is the longest river in Europe, at 3,530 kilometres.';
+  const document = `# Rivers\n\n${filler(200)}\n\nSome rivers are short. ${answer} Others are not.\n\n${filler(50)}`;
+  const text = joined(document, { query: 'Which is the longest river in Europe?', maxChars: 300 });
+  assert.ok(text.includes(answer), text);
+  assert.ok(!text.includes('harvests'));
+});
+
+test('stems per language: the question and the page use different forms of the word', () => {
+  const cases = [
+    {
+      language: 'de',
+      query: 'Wie viele Häuser hat das Dorf?',
+      hit: 'Im Dorf steht ein einziges Haus aus Stein.',
+    },
+    { language: 'fr', query: 'Combien de chevaux?', hit: 'Le cheval blanc vit seul.' },
+    { language: 'es', query: '¿Cuántas canciones grabó?', hit: 'Grabó una canción en Madrid.' },
+    { language: 'en', query: 'Who invited the lamas?', hit: 'The emperor sent an invitation to the lama.' },
+  ];
+  for (const { language, query, hit } of cases) {
+    const document = `${filler(30)}\n\n${hit}\n\n${filler(30)}`;
+    assert.equal(joined(document, { query, maxChars: hit.length, language }), hit, language);
+  }
+});
+
+test('without a language, the page is guessed from its function words', () => {
+  const document = `Die Stadt liegt am Fluss und ist nicht groß.\n\n${'Der Weg ist lang und die Berge sind hoch. '.repeat(20)}\n\nIm Dorf steht ein einziges Haus aus Stein.`;
+  assert.equal(
+    joined(document, { query: 'Häuser', maxChars: 60 }),
+    'Im Dorf steht ein einziges Haus aus Stein.',
+  );
+});
+
+test('CJK by characters and pairs: a question without spaces finds its sentence', () => {
+  const document =
+    '大阪は商業の町です。京都には多くの寺があります。東京の人口は約1400万人です。札幌は雪で有名です。';
+  assert.equal(
+    joined(document, { query: '東京の人口は？', maxChars: 20, language: 'ja' }),
+    '東京の人口は約1400万人です。',
+  );
+});
+
+test('a table is taken whole when it fits, and a list item alone when the list does not', () => {
+  const table = '| Planet | Moons |\n| --- | --- |\n| Mars | 2 |\n| Jupiter | 95 |';
+  const document = `${filler(10)}\n\n${table}\n\n${filler(10)}`;
+  assert.equal(joined(document, { query: 'How many moons has Jupiter?', maxChars: 200 }), table);
+  const list = Array.from(
+    { length: 40 },
+    (_, index) => `- Item ${index} is about ${index === 17 ? 'zebras' : 'cats'}`,
+  ).join('\n');
+  const text = joined(`${list}\n\n${filler(5)}`, { query: 'zebras', maxChars: 100 });
+  assert.ok(text.includes('- Item 17 is about zebras'), text);
+  assert.ok(!text.includes('Item 0 '), text);
+});
+
+test('numbers and quoted phrases weigh more than loose words', () => {
+  const document = [
+    'In 1857 the bridge over the river was begun.',
+    'The river bridge opened in 1858 after a long delay.',
+    'The old river bridge was painted red in spring.',
+  ].join(' ');
+  assert.equal(
+    joined(document, { query: 'river bridge 1858', maxChars: 60 }),
+    'The river bridge opened in 1858 after a long delay.',
+  );
+  const phrases = 'The red old bridge stood for years. The old red bridge fell down in a storm.';
+  assert.equal(
+    joined(phrases, { query: '"old red bridge"', maxChars: 50 }),
+    'The old red bridge fell down in a storm.',
+  );
+});
+
+test('abbreviations and initials do not end a sentence', () => {
+  const document = `${filler(5)}\n\nDr. J. R. Smith of the U.S. Navy found the wreck. Nobody else did.\n\n${filler(5)}`;
+  assert.equal(
+    joined(document, { query: 'Who found the wreck?', maxChars: 60 }),
+    'Dr. J. R. Smith of the U.S. Navy found the wreck.',
+  );
+});
+
+test('heading: from the outline when given, else the Markdown heading before the passage', () => {
+  const document = `# Guide\n\n## Install\n\nRun the installer twice.\n\n## Usage\n\nPress the red button to start.`;
+  const [plain] = selectPassages(document, { query: 'red button', maxChars: 100 }).passages;
+  assert.equal(plain?.heading, 'Usage');
+  const outline = [{ level: 1, title: 'Whole guide', offset: 0 }];
+  const [given] = selectPassages(document, { query: 'red button', maxChars: 100, outline }).passages;
+  assert.equal(given?.heading, 'Whole guide');
+});
+
+test('nothing matches: the beginning of the document, as a read without a query gives', () => {
+  const document = 'First sentence here. Second one.\n\nThird paragraph.';
+  assert.equal(joined(document, { query: 'zzz qqq', maxChars: 40 }), 'First sentence here. Second one.');
+});
+
+test('an empty or blank document gives no passage', () => {
+  for (const document of ['', '  \n\n \t'])
+    assert.deepEqual(selectPassages(document, { query: 'anything', maxChars: 100 }), {
+      passages: [],
+      coveredChars: 0,
+      totalLength: document.length,
+    });
+});
