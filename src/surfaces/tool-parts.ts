@@ -1,6 +1,6 @@
 // What every surface takes from a tool or a ToolResult before putting it in its own wire format.
 
-import type { Citation, Passage } from '../content/passages/types.ts';
+import type { Citation, CitedPassage } from '../content/passages/types.ts';
 
 export interface ResultImage {
   mimeType: string;
@@ -15,8 +15,7 @@ export function imageOf(data: unknown): ResultImage | undefined {
   return image as ResultImage;
 }
 
-/** A passage with the citation anyone can check it against (web_fetch with `query`, web_search with `readTop`). */
-export type CitedPassage = Passage & { citation: Citation };
+export type { CitedPassage } from '../content/passages/types.ts';
 
 /**
  * The passages `data` carries (`data.passages` of web_fetch with `query`, or of one web_search result), with their

@@ -2,14 +2,13 @@ import { MAX_OUTLINE_ENTRIES, type OutlineEntry } from '../content/outline.ts';
 import { contentHash } from '../content/passages/content-hash.ts';
 import { selectPassages } from '../content/passages/select-passages.ts';
 import {
-  type Citation,
+  type CitedPassage,
   PASSAGE_SEPARATOR,
   type Passage,
   type PassageQuery,
 } from '../content/passages/types.ts';
 
-/** A passage as web_fetch (and web_search's `readTop`) returns it: where to check it travels with it. */
-export type CitedPassage = Passage & { citation: Citation };
+export type { CitedPassage } from '../content/passages/types.ts';
 
 /** The focused read of one document: its best passages for a query, each with its citation. */
 export interface FocusedRead {

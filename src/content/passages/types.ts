@@ -55,3 +55,6 @@ export interface Citation {
   /** ISO 8601 instant the document was fetched (or read from cache). */
   retrievedAt: string;
 }
+
+/** A passage as web_fetch (and web_search's `readTop`) returns it: where to check it travels with it. */
+export type CitedPassage = Passage & { citation: Citation };
