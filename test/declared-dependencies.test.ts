@@ -2,13 +2,11 @@
 // `dependencies` or `peerDependencies`, which an installed package gets; tests, benches and scripts from any section.
 // A package that merely arrives through another one's dependencies (a transitive install) is not declared.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { importedSpecifiers, ROOT, sourceFiles } from './support/source-scan.ts';
 
 interface Manifest {
   name: string;
@@ -18,34 +16,6 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
-
-/** Every `.ts`/`.js` file under `folder` (relative to the root), skipping node_modules and fixtures. */
-function sourceFiles(folder: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })) {
-    const path = relative(ROOT, join(entry.parentPath, entry.name));
-    if (!entry.isFile() || /(^|\/)(node_modules|__fixtures__)\//.test(path)) continue;
-    if (/\.(ts|js|mjs|cjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) files.push(path);
-  }
-  return files.sort();
-}
-
-/**
- * The module specifiers a file imports: static `import … from`, `export … from`, side-effect `import '…'` and
- * dynamic `import('…')` with a literal. Comments are removed first so that prose mentioning a package is no import.
- */
-function importedSpecifiers(text: string): string[] {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
-  const patterns = [
-    /^\s*(?:import|export)\s+(?:type\s+)?[^'"`;]*?\sfrom\s*['"]([^'"\n]+)['"]/gm,
-    /^\s*import\s*['"]([^'"\n]+)['"]/gm,
-    /\bimport\s*\(\s*['"]([^'"\n]+)['"]\s*[,)]/g,
-  ];
-  const specifiers = new Set<string>();
-  for (const pattern of patterns)
-    for (const match of code.matchAll(pattern)) specifiers.add(match[1] as string);
-  return [...specifiers];
-}
 
 const BUILTINS = new Set(builtinModules);
 

@@ -3,7 +3,7 @@
 // The compiler is the first check (PeriscopeErrorDetails<CODE>.reason is ReasonsByCode[CODE] wherever an error is
 // made); the scan below is the net under it, for a reason that reaches `details` through an untyped path.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import {
   ERRORS_REFERENCE_URL,
@@ -13,18 +13,12 @@ import {
 } from '../scripts/errors-reference.ts';
 import { ERROR_REASONS } from '../src/error-reasons.ts';
 import { ERROR_CODES, PeriscopeError } from '../src/errors.ts';
+import { shippedSources } from './support/source-scan.ts';
 
-const SRC = new URL('../src/', import.meta.url);
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ALL_REASONS = new Set(Object.values(ERROR_REASONS).flatMap((reasons) => Object.keys(reasons)));
 
 /** The shipped source (tests excluded: they only compare, and the compiler checks those against the type). */
-function sourceFiles(): Array<{ path: string; text: string }> {
-  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
-    (path) => path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.endsWith('.test-d.ts'),
-  );
-  return files.map((path) => ({ path, text: readFileSync(new URL(path, SRC), 'utf8') }));
-}
 
 /**
  * The object literal around `index`, from its unmatched `{` to the matching `}`; undefined when the nearest
@@ -72,8 +66,8 @@ function propertyValue(text: string, index: number): string {
  */
 function reasonLiterals(): Array<{ where: string; literal: string }> {
   const found: Array<{ where: string; literal: string }> = [];
-  for (const { path, text } of sourceFiles()) {
-    const lineOf = (index: number) => `src/${path}:${text.slice(0, index).split('\n').length}`;
+  for (const { path, text } of shippedSources()) {
+    const lineOf = (index: number) => `${path}:${text.slice(0, index).split('\n').length}`;
     for (const match of text.matchAll(/\breason\??\s*:\s*/g)) {
       const object = enclosingObject(text, match.index);
       if (object === undefined || /\bdelta\b\s*[:,}]/.test(object) || /\bcode\s*:\s*\d/.test(object))
@@ -136,8 +130,8 @@ test('the source writes and compares no details.reason outside the table', () =>
 });
 
 test('every reason in the table is one the source can send', () => {
-  const source = sourceFiles()
-    .filter(({ path }) => path !== 'error-reasons.ts')
+  const source = shippedSources()
+    .filter(({ path }) => path !== 'src/error-reasons.ts')
     .map(({ text }) => text)
     .join('\n');
   const unused = [...ALL_REASONS].filter((reason) => !source.includes(`'${reason}'`));

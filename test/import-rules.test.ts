@@ -2,40 +2,10 @@
 // every file under src/ (tests and stand-ins included) is resolved to the folder it lands in. A rule names the
 // folders a file may not reach; the failure lists each offending file and import.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** Every `.ts` file under src/ (relative to the root, `/`-separated), fixtures skipped. */
-function sourceFiles(): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(join(ROOT, 'src'), { withFileTypes: true, recursive: true })) {
-    const path = relative(ROOT, join(entry.parentPath, entry.name)).split('\\').join('/');
-    if (!entry.isFile() || /(^|\/)__fixtures__\//.test(path)) continue;
-    if (entry.name.endsWith('.ts')) files.push(path);
-  }
-  return files.sort();
-}
-
-/**
- * The module specifiers a file imports: static `import … from`, `export … from`, side-effect `import '…'` and
- * dynamic `import('…')` with a literal. Comments are removed first so that prose mentioning a path is no import.
- */
-function importedSpecifiers(text: string): string[] {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
-  const patterns = [
-    /^\s*(?:import|export)\s+(?:type\s+)?[^'"`;]*?\sfrom\s*['"]([^'"\n]+)['"]/gm,
-    /^\s*import\s*['"]([^'"\n]+)['"]/gm,
-    /\bimport\s*\(\s*['"]([^'"\n]+)['"]\s*[,)]/g,
-  ];
-  const specifiers = new Set<string>();
-  for (const pattern of patterns)
-    for (const match of code.matchAll(pattern)) specifiers.add(match[1] as string);
-  return [...specifiers];
-}
+import { importedSpecifiers, ROOT, sourceFiles } from './support/source-scan.ts';
 
 interface Edge {
   from: string;
@@ -43,7 +13,7 @@ interface Edge {
 }
 
 /** Every relative import between files of the repository, resolved to a root-relative path. */
-const EDGES: Edge[] = sourceFiles().flatMap((from) =>
+const EDGES: Edge[] = sourceFiles('src').flatMap((from) =>
   importedSpecifiers(readFileSync(join(ROOT, from), 'utf8'))
     .filter((specifier) => specifier.startsWith('.'))
     .map((specifier) => ({ from, to: join(dirname(from), specifier).split('\\').join('/') })),

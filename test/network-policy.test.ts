@@ -2,18 +2,15 @@
 // NetworkPolicy from `config.network`, and the guarded client, the fetch preflight (with the reader skip rule that
 // reads its verdict), the image filter and the browser router (which fetches through the client) all use it.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { createPeriscope } from '../src/index.ts';
 import { networkPoliciesBuilt } from '../src/net/network-policy.ts';
 import type { LookupFunction } from '../src/net/types.ts';
 import type { SearchProvider } from '../src/search/types.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 import type { WebFetchData } from '../src/tools/web-fetch.ts';
+import { shippedSources, withoutComments } from './support/source-scan.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PAGE = `<!doctype html><html><head><title>Tides</title></head><body><main><h1>Tides</h1>${'<p>High tide at Brest is at 06:12 and 18:40 today; the coefficient is 95, a spring tide.</p>'.repeat(6)}</main></body></html>`;
 
 let origin: TestServer;
@@ -106,20 +103,11 @@ test('createPeriscope builds one network policy, and every part decides with it'
   }
 });
 
-/** Every non-test source file under src/, with its text. */
-function sourceFiles(): Array<{ path: string; text: string }> {
-  const folder = join(ROOT, 'src');
-  return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !/\.test(-d)?\.ts$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .map((path) => ({ path: relative(ROOT, path), text: readFileSync(path, 'utf8') }));
-}
-
 /** The files that call `name(` outside comments (its own definition is no call). */
 function callersOf(name: string): string[] {
   const call = new RegExp(`(?<!function )\\b${name}\\(`);
-  return sourceFiles()
-    .filter(({ text }) => call.test(text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')))
+  return shippedSources()
+    .filter(({ text }) => call.test(withoutComments(text)))
     .map(({ path }) => path)
     .sort();
 }
