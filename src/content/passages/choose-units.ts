@@ -93,7 +93,7 @@ export function chooseUnits(
     runChars = newChars;
     return true;
   };
-  const order = rankedUnits(segmentation, scores);
+  const order = rankedUnits(document, segmentation, scores);
   const taken: number[] = [];
   // Nothing matched: the document's beginning, as a read without a query would give.
   const anyMatch = order.length > 0 && scores[order[0]!]! > 0;
@@ -153,11 +153,19 @@ function cutToFit(
   return cut;
 }
 
-/** Units that can be chosen (not headings), best first, ties in document order; none scored → document order. */
-function rankedUnits(segmentation: Segmentation, scores: Float64Array): number[] {
+/** A letter or a digit: a unit without one (`...`, `—`, `*`) is no passage of its own, only context. */
+const WORDY = /[\p{L}\p{N}]/u;
+
+/**
+ * Units that can be chosen (not headings, not bare punctuation), best first, ties in document order; none
+ * scored → document order.
+ */
+function rankedUnits(document: string, segmentation: Segmentation, scores: Float64Array): number[] {
   const { units, blocks } = segmentation;
   const eligible: number[] = [];
-  for (let unit = 0; unit < units.length; unit++)
-    if (blocks[units[unit]!.block]!.kind !== 'heading') eligible.push(unit);
+  for (let unit = 0; unit < units.length; unit++) {
+    const { start, end, block } = units[unit]!;
+    if (blocks[block]!.kind !== 'heading' && WORDY.test(document.slice(start, end))) eligible.push(unit);
+  }
   return eligible.sort((left, right) => scores[right]! - scores[left]! || left - right);
 }

@@ -116,3 +116,16 @@ test('an empty or blank document gives no passage', () => {
       totalLength: document.length,
     });
 });
+
+test('bare punctuation (an ellipsis) is no passage of its own: it does not pull in filler when the best does not fit', () => {
+  // The matching sentence is longer than the budget. Before: the ellipsis after it, scored by its neighbour,
+  // fitted, and the budget left went to the sentence after it ("... The harbour is calm."): no word of the answer.
+  const document =
+    'The tides of the Atlantic coast rise twice a day, pulled by the moon and the sun together, and the harbour ' +
+    'masters of every port along it print tables of the hours a year ahead. ... The harbour is calm.';
+  const selection = selectPassages(document, { query: 'how often do tides rise', maxChars: 40 });
+  assert.deepEqual(
+    selection.passages.map((passage) => passage.text),
+    ['The tides of the Atlantic coast rise'],
+  );
+});
