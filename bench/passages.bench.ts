@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { selectPassages } from '../src/content/passages/select-passages.ts';
 import { PASSAGE_SEPARATOR } from '../src/content/passages/types.ts';
 import { createPeriscope } from '../src/index.ts';
+import { seededRandom } from '../src/testing/seeded-random.ts';
 import type { ToolResult } from '../src/tools/tool-result.ts';
 import { type WebFetchData, webFetchInputSchema } from '../src/tools/web-fetch.ts';
 
@@ -96,16 +97,6 @@ function pageHtml(article: Article): string {
   ].join('\n');
 }
 
-function mulberry32(seed: number): () => number {
-  let state = seed | 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function shuffle<T>(items: T[], random: () => number): T[] {
   for (let index = items.length - 1; index > 0; index--) {
     const other = Math.floor(random() * (index + 1));
@@ -116,7 +107,7 @@ function shuffle<T>(items: T[], random: () => number): T[] {
 
 /** The README's stratified sample: [article index, question index] pairs, in article order. */
 function stratifiedSample(articles: Article[]): Array<[number, number]> {
-  const random = mulberry32(SAMPLE_SEED);
+  const random = seededRandom(SAMPLE_SEED);
   const order = shuffle(
     articles.map((_, index) => index),
     random,

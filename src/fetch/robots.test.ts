@@ -5,6 +5,7 @@ import { createPeriscope } from '../index.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { startHttpServerOn } from '../testing/loopback-server.ts';
+import { periscopeRejection } from '../testing/rejection.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { createRobotsChecker, productToken } from './robots.ts';
 
@@ -97,15 +98,7 @@ describe('robots.txt', () => {
     await checker().check(new URL(`${server.url}/members/list`), signal);
   });
 
-  async function failure(promise: Promise<unknown>): Promise<PeriscopeError> {
-    try {
-      await promise;
-    } catch (error) {
-      assert.ok(isPeriscopeError(error), String(error));
-      return error;
-    }
-    assert.fail('expected the check to fail');
-  }
+  const failure = (promise: Promise<unknown>) => periscopeRejection(promise, 'the check');
 
   test('a 5xx robots.txt: the site is failing (HTTP_STATUS with its status, retryable), never allow-all, and not cached', async () => {
     mode = 'error';

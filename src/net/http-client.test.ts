@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TLSSocket } from 'node:tls';
 import * as zlib from 'node:zlib';
-import { isPeriscopeError, type PeriscopeError } from '../errors.ts';
 import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { type LoopbackServer, startHttpServerOn } from '../testing/loopback-server.ts';
+import { periscopeRejection } from '../testing/rejection.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { TEST_TLS_CERT } from '../testing/tls-fixtures.ts';
 import type { HttpClientOptions } from './http-client.ts';
@@ -30,15 +30,7 @@ function client(options: HttpClientOptions = {}) {
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<PeriscopeError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(isPeriscopeError(error), `expected a PeriscopeError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the fetch to fail');
-}
+const failure = (promise: Promise<unknown>) => periscopeRejection(promise, 'the fetch');
 
 const text = (body: Uint8Array) => Buffer.from(body).toString('utf8');
 const PAGE = 'hello '.repeat(1000);

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import type { LookupAddress } from 'node:dns';
 import { after, before, describe, test } from 'node:test';
-import { isPeriscopeError, type PeriscopeError } from '../errors.ts';
 import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { type DnsServer, startDnsServer } from '../testing/dns-server.ts';
+import { periscopeRejection } from '../testing/rejection.ts';
 import { createHttpClient } from './http-client.ts';
 import { createDnsServerLookup, createSystemLookup } from './pinned-lookup.ts';
 import type { LookupFunction } from './types.ts';
@@ -34,15 +34,7 @@ before(async () => {
 });
 after(() => dns.close());
 
-async function failure(promise: Promise<unknown>): Promise<PeriscopeError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(isPeriscopeError(error), `expected a PeriscopeError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the lookup to fail');
-}
+const failure = (promise: Promise<unknown>) => periscopeRejection(promise, 'the lookup');
 
 function fetchWith(lookup: LookupFunction) {
   const guard = createLoopbackConnectGuard();

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { TLSSocket } from 'node:tls';
-import { isPeriscopeError, type PeriscopeError } from '../errors.ts';
 import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { type ConnectProxyServer, startConnectProxyServer } from '../testing/connect-proxy-server.ts';
 import { type LoopbackServer, startCanaryServer, startHttpServerOn } from '../testing/loopback-server.ts';
+import { periscopeRejection } from '../testing/rejection.ts';
 import { type Socks5Server, startSocks5Server } from '../testing/socks5-server.ts';
 import { TEST_TLS_CERT } from '../testing/tls-fixtures.ts';
 import type { HttpClientOptions } from './http-client.ts';
@@ -20,15 +20,7 @@ import type { LookupFunction, ProxySettings } from './types.ts';
 const FAST = { connectTimeoutMs: 300, headersTimeoutMs: 1_000, bodyTimeoutMs: 1_000, totalTimeoutMs: 3_000 };
 const text = (body: Uint8Array) => Buffer.from(body).toString('utf8');
 
-async function failure(promise: Promise<unknown>): Promise<PeriscopeError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(isPeriscopeError(error), `expected a PeriscopeError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the fetch to fail');
-}
+const failure = (promise: Promise<unknown>) => periscopeRejection(promise, 'the fetch');
 
 describe('proxy settings (pure)', () => {
   it('proxyFromEnvironment: lower case wins, ALL_PROXY fills gaps, empty is unset', () => {

@@ -13,10 +13,10 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { after, before, describe, it } from 'node:test';
-import { isPeriscopeError, type PeriscopeError } from '../errors.ts';
 import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { type DnsServer, startDnsServer } from '../testing/dns-server.ts';
 import { type LoopbackServer, startCanaryServer, startHttpServerOn } from '../testing/loopback-server.ts';
+import { periscopeRejection } from '../testing/rejection.ts';
 import { createAllowList } from './allow-list.ts';
 import type { HttpClientOptions } from './http-client.ts';
 import { createHttpClient } from './http-client.ts';
@@ -26,15 +26,7 @@ import { checkUrl } from './url-policy.ts';
 
 const FAST = { connectTimeoutMs: 500, headersTimeoutMs: 500, bodyTimeoutMs: 500, totalTimeoutMs: 2_000 };
 
-async function failure(promise: Promise<unknown>): Promise<PeriscopeError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(isPeriscopeError(error), `expected a PeriscopeError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the fetch to fail');
-}
+const failure = (promise: Promise<unknown>) => periscopeRejection(promise, 'the fetch');
 
 function mapLookup(map: Record<string, string[]>, calls: string[] = []): LookupFunction {
   return async (hostname) => {

@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { seededRandom } from '../../testing/seeded-random.ts';
 import type { OutlineEntry } from '../outline.ts';
 import { measureTokens, TWELFTHS_PER_TOKEN } from '../token-estimate.ts';
 import { MAX_UNIT_CHARS } from './segment-document.ts';
 import { selectPassages } from './select-passages.ts';
 import { PASSAGE_SEPARATOR, type PassageQuery } from './types.ts';
-
-/** mulberry32: a small seeded generator, so a failing case can be replayed from its seed. */
-function generator(seed: number): () => number {
-  let state = seed | 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'river',
@@ -163,7 +153,7 @@ function outlineOf(document: string): OutlineEntry[] {
 
 test('random documents: exact offsets, both budgets, document order, clean cuts, same input → same output', () => {
   for (let seed = 1; seed <= 400; seed++) {
-    const random = generator(seed);
+    const random = seededRandom(seed);
     const document = randomDocument(random);
     const outline = outlineOf(document);
     const request: PassageQuery = {
