@@ -1,7 +1,7 @@
 // While a call runs, a person at a terminal sees it and its elapsed time on one line of stderr, redrawn in place;
 // stdout carries only the tool's output, and a stderr that is not a terminal gets no redraws at all.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type ChatRequestBody, sendChatReply, toolMessages } from '../src/testing/chat-stand-in.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
-import { BIN, runCliInProcess } from './support/run-cli.ts';
+import { BIN, runCliInProcess, runProgram } from './support/run-cli.ts';
 
 const PAGE = `<!doctype html><html><head><title>Tide tables</title></head><body><main><h1>Tide tables</h1>
 ${'<p>High tide at Brest is at 06:12 and 18:40 today; the coefficient is 95, a spring tide.</p>'.repeat(8)}</main></body></html>`;
@@ -176,22 +176,11 @@ test('under a real pseudo-terminal, fetch redraws its progress on the terminal a
   const command = [process.execPath, BIN, 'fetch', `${server.url}/slower`, '--config', config]
     .map(quote)
     .join(' ');
-  const terminal = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn('script', ['-qfec', `${command} > ${quote(out)}`, '/dev/null'], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, TERM: 'xterm' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+  const run = await runProgram('script', ['-qfec', `${command} > ${quote(out)}`, '/dev/null'], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, TERM: 'xterm' },
   });
+  const terminal = { code: run.code, output: run.stdout + run.stderr };
   assert.equal(terminal.code, 0, terminal.output);
   const shown = frames(terminal.output, `fetch 127.0.0.1:${server.port}/slower`);
   assert.ok(shown.length >= 3, `progress frames on the terminal, got ${JSON.stringify(terminal.output)}`);

@@ -1,7 +1,6 @@
 // `periscope serve` and `periscope keys` as a user runs them: real child processes, a SQLite store in a temp folder,
 // tools pointed at a local origin. Graceful shutdown: SIGTERM while a call is in flight.
 import assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { httpCall } from '../src/testing/http-call.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
-import { type CliRun, runNode } from './support/run-cli.ts';
+import { type CliRun, runNode, type Served, startServe } from './support/run-cli.ts';
 
 const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
 const PAGE = `<!doctype html><html><head><title>Slow page</title></head><body><article><h1>Slow page</h1>
@@ -52,34 +51,9 @@ function run(args: string[]): Promise<CliRun> {
   return runNode([BIN, ...args, '--config', config], { cwd: folder, env: env() });
 }
 
-interface Served {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
 /** `periscope serve --port 0`, resolved once it prints its URL. */
 function serve(extra: string[] = [], configFile = config): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', configFile, ...extra], {
-    cwd: folder,
-    env: env(),
-  });
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const url = /Periscope gateway on (http:\/\/\S+)/.exec(stdout)?.[1];
-      if (url) resolve({ child, url, stdout: () => stdout, stderr: () => stderr, exited });
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
-  });
+  return startServe(['--config', configFile, ...extra], { cwd: folder, env: env() });
 }
 
 test('no keys: serve binds 127.0.0.1 only and says so, prints MCP configurations that work as pasted; 0.0.0.0 is refused with exit 2', async () => {

@@ -2,7 +2,7 @@
 // `periscope keys create` (SQLite store in a temp folder), driven by the official SDK client. The key is the
 // agent; each MCP session is a Periscope session (the repeat-throttle scope).
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { httpCall } from '../src/testing/http-call.ts';
 import { mcpToolSuite, type StandIn, startStandIn, writeConfig } from './mcp-conformance.ts';
-import { type CliRun, runNode } from './support/run-cli.ts';
+import { type CliRun, runNode, startServe } from './support/run-cli.ts';
 
 const BIN = fileURLToPath(new URL('../bin/periscope.js', import.meta.url));
 
@@ -24,7 +24,7 @@ let key: string;
 let serve: ChildProcess;
 let exited: Promise<number | null>;
 let base: string;
-let stderr = '';
+let stderr: () => string = () => '';
 let client: Client;
 const opened: Client[] = [];
 
@@ -51,23 +51,11 @@ before(async () => {
   const created = await run(['keys', 'create', '--agent', 'mcp-bot']);
   assert.equal(created.code, 0, created.stderr);
   key = created.stdout.trim();
-  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', config], {
-    cwd: folder,
-    env: env(),
-  });
-  exited = new Promise((resolve) => serve.on('close', resolve));
-  serve.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    serve.stdout?.on('data', (chunk) => {
-      stdout += chunk;
-      const url = /Periscope gateway on (http:\/\/\S+)/.exec(stdout)?.[1];
-      if (url) resolve(url);
-    });
-    exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
+  const served = await startServe(['--config', config], { cwd: folder, env: env() });
+  serve = served.child;
+  exited = served.exited;
+  base = served.url;
+  stderr = served.stderr;
   client = await connect();
 });
 
@@ -75,7 +63,7 @@ after(async () => {
   for (const connected of opened) await connected.close().catch(() => {});
   if (serve && serve.exitCode === null) {
     serve.kill('SIGTERM');
-    assert.equal(await exited, 0, stderr);
+    assert.equal(await exited, 0, stderr());
   }
   await standIn?.close();
   rmSync(folder, { recursive: true, force: true });

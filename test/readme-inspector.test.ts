@@ -3,14 +3,14 @@
 // HTTP (a `periscope serve` started with the flags the README gives `npm start`), and the CLI's `fetch` line.
 // Only the two addresses are replaced by this test's own servers.
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
-import { BIN, type CliRun, runCli } from './support/run-cli.ts';
+import { type CliRun, runCli, runProgram, startServe } from './support/run-cli.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const INSPECTOR = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
@@ -63,7 +63,7 @@ let serveFolder: string;
 let serve: ChildProcess;
 let exited: Promise<number | null>;
 let base: string;
-let serveStderr = '';
+let serveStderr: () => string = () => '';
 
 const env = (home = folder) => ({
   PATH: process.env.PATH ?? '',
@@ -72,19 +72,7 @@ const env = (home = folder) => ({
 });
 
 function runCommand(command: string, args: readonly string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProgram(command, args, { cwd: ROOT, env: env() });
 }
 
 before(async () => {
@@ -93,29 +81,17 @@ before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'periscope-readme-inspector-'));
   // The server has its own state (and so its own cache): the HTTP call reads the page again.
   serveFolder = mkdtempSync(join(tmpdir(), 'periscope-readme-inspector-serve-'));
-  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...readmeServeFlags()], {
-    cwd: serveFolder,
-    env: env(serveFolder),
-  });
-  exited = new Promise((resolve) => serve.on('close', resolve));
-  serve.stderr?.on('data', (chunk) => {
-    serveStderr += chunk;
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    serve.stdout?.on('data', (chunk) => {
-      stdout += chunk;
-      const url = /Periscope gateway on (http:\/\/\S+)/.exec(stdout)?.[1];
-      if (url) resolve(url);
-    });
-    exited.then((code) => reject(new Error(`serve exited with ${code}: ${serveStderr}`)));
-  });
+  const served = await startServe(readmeServeFlags(), { cwd: serveFolder, env: env(serveFolder) });
+  serve = served.child;
+  exited = served.exited;
+  base = served.url;
+  serveStderr = served.stderr;
 });
 
 after(async () => {
   if (serve && serve.exitCode === null) {
     serve.kill('SIGTERM');
-    assert.equal(await exited, 0, serveStderr);
+    assert.equal(await exited, 0, serveStderr());
   }
   await page?.close();
 });

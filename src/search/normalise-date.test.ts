@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runNode } from '../../test/support/run-cli.ts';
 import { normaliseDate } from './normalise-date.ts';
 
 /**
@@ -114,20 +114,10 @@ test('dates read the same under every time zone', {
   assert.equal(failures.length, 0, failures.join('\n'));
 });
 
-function runChild(file: string, zone: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--test', '--test-reporter=dot', file], {
-      env: { PATH: process.env.PATH ?? '', TZ: zone, PERISCOPE_TEST_TIME_ZONE: zone },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+async function runChild(file: string, zone: string): Promise<{ code: number | null; output: string }> {
+  const run = await runNode(['--test', '--test-reporter=dot', file], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '', TZ: zone, PERISCOPE_TEST_TIME_ZONE: zone },
   });
+  return { code: run.code, output: run.stdout + run.stderr };
 }

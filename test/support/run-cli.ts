@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 
 /** The `periscope` binary of this checkout, run as a user runs it. */
@@ -31,8 +31,17 @@ export function runCli(args: readonly string[], options: RunCliOptions): Promise
 
 /** Runs `node <args>` (this Node) with exactly `options.env`, stdin given then closed, and collects what it printed. */
 export function runNode(args: readonly string[], options: RunCliOptions): Promise<CliRun> {
+  return runProgram(process.execPath, args, options);
+}
+
+/** Runs `command <args>` with exactly `options.env`, stdin given then closed, and collects what it printed. */
+export function runProgram(
+  command: string,
+  args: readonly string[],
+  options: RunCliOptions,
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env ?? {},
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -49,6 +58,40 @@ export function runNode(args: readonly string[], options: RunCliOptions): Promis
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** A `periscope serve` child process that has printed its URL. */
+export interface Served {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `periscope serve --port 0 <args>` as a child process, resolved once it prints its URL (rejected if it exits first). */
+export function startServe(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    cwd: options.cwd,
+    env: options.env,
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const url = /Periscope gateway on (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (url) resolve({ child, url, stdout: () => stdout, stderr: () => stderr, exited });
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
   });
 }
 
