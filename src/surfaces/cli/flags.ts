@@ -158,3 +158,19 @@ export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
   for (const key of Object.keys(network)) if (network[key] === undefined) delete network[key];
   return network;
 }
+
+/**
+ * The one URL a command takes as its argument, or a usage error: `usage` is shown when it is missing
+ * (`periscope fetch <url>`), `hint` when there are several (how to quote).
+ */
+export function oneUrl(
+  positionals: readonly string[],
+  command: string,
+  usage: string,
+  hint = 'quote URLs that contain spaces',
+): string {
+  if (positionals.length === 0)
+    throw new UsageError(`missing URL; usage: ${usage} (see 'periscope ${command} --help')`);
+  if (positionals.length > 1) throw new UsageError(`expected one URL, got ${positionals.length}; ${hint}`);
+  return positionals[0] as string;
+}

@@ -10,7 +10,7 @@ import {
   webFetchInputSchema,
 } from '../../../tools/web-fetch.ts';
 import { checkToolInput } from '../check-tool-input.ts';
-import { EXIT_OK, UsageError } from '../cli-error.ts';
+import { EXIT_OK } from '../cli-error.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -20,6 +20,7 @@ import {
   NETWORK_FLAGS_HELP,
   networkOverrides,
   numberFlag,
+  oneUrl,
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
@@ -97,20 +98,14 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, FETCH_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0
-        ? "missing URL; usage: periscope fetch <url> (see 'periscope fetch --help')"
-        : `expected one URL, got ${positionals.length}; quote URLs that contain spaces`,
-    );
-  }
+  const url = oneUrl(positionals, 'fetch', 'periscope fetch <url>');
   const agentId = agentFlag(values);
   const mode = values.mode;
   const maxChars = numberFlag(values, 'max-chars');
   const startIndex = numberFlag(values, 'start');
   const query = values.query;
   const input = {
-    url: positionals[0] as string,
+    url,
     ...(mode === undefined ? {} : { extractMode: mode }),
     ...(maxChars === undefined ? {} : { maxChars }),
     ...(startIndex === undefined ? {} : { startIndex }),

@@ -15,6 +15,7 @@ import {
   NETWORK_FLAGS_HELP,
   networkOverrides,
   numberFlag,
+  oneUrl,
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
@@ -82,20 +83,19 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
     writeLine(io.stdout, VERIFY_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0
-        ? "missing URL; usage: periscope verify <url> --quote TEXT (see 'periscope verify --help')"
-        : `expected one URL, got ${positionals.length}; quote the --quote text and URLs that contain spaces`,
-    );
-  }
+  const url = oneUrl(
+    positionals,
+    'verify',
+    'periscope verify <url> --quote TEXT',
+    'quote the --quote text and URLs that contain spaces',
+  );
   if (values.quote === undefined) {
     throw new UsageError("missing --quote TEXT: the passage to look for (see 'periscope verify --help')");
   }
   const start = numberFlag(values, 'start');
   const end = numberFlag(values, 'end');
   const input = {
-    url: positionals[0] as string,
+    url,
     quote: values.quote,
     ...(values.hash === undefined ? {} : { contentHash: values.hash }),
     ...(start === undefined ? {} : { start }),
