@@ -1,6 +1,7 @@
 // What a search provider builds its answer with: normalised web and image results, and the warnings and
 // freshness windows of a search request. The JSON-reading helpers are in src/services/provider-text.ts.
-import { cleanText, optionalNumber, optionalText } from '../services/provider-text.ts';
+import { optionalNumber, optionalText } from '../services/provider-text.ts';
+import { cleanText } from './normalise-text.ts';
 import type { Freshness, ImageResult, ImageSearchRequest, SearchResult } from './types.ts';
 
 /** The warning for a request parameter the provider cannot honour: `brave does not support language`. */

@@ -1,48 +1,5 @@
 import type { ProviderSettings } from './types.ts';
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  hellip: '…',
-  mdash: '—',
-  ndash: '–',
-  middot: '·',
-  laquo: '«',
-  raquo: '»',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  copy: '©',
-  reg: '®',
-};
-
-function decodeEntity(entity: string, body: string): string {
-  if (body.startsWith('#')) {
-    const code =
-      body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
-    return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-  }
-  return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
-}
-
-/**
- * Light cleanup of a provider's title or snippet: tags stripped (Brave's `<strong>`, MediaWiki's
- * `<span class="searchmatch">`), common entities decoded, whitespace folded. The chain normalises further.
- */
-export function cleanText(value: unknown): string {
-  if (typeof value !== 'string') return '';
-  return value
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, decodeEntity)
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 /** The value as a plain object, or undefined. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
