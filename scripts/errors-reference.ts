@@ -32,6 +32,8 @@ export const CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
     'Every provider or back-end of a chain failed; `details.attempts` has each one with its code and reason.',
   ABORTED: 'The call was cancelled, or never started.',
   INTERNAL: 'Periscope itself failed, not the site (`PERISCOPE_DEBUG=1` prints the stack on stderr).',
+  POLICY_DENIED:
+    "The deployment's egress policy refused the call before anything left (a domain, the seen-URL rule, a secret, a session budget); never retryable, never charged. Not `URL_BLOCKED`, which is a private address.",
 };
 
 /** Reasons renamed in issue 14, for one spelling (kebab-case) and no free text: the old value → the new one. */

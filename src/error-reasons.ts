@@ -168,4 +168,13 @@ export const ERROR_REASONS = {
     'shutting-down': 'The gateway is shutting down and did not start the call; retry it on another instance.',
   },
   INTERNAL: {},
+  POLICY_DENIED: {
+    domain:
+      'The egress domain policy (`egress.domains`, the API key, the call) does not let the call reach this domain; no request was sent.',
+    'not-seen':
+      'The seen-URL rule (`egress.seenUrlsOnly`): the URL did not come from the task (a search result, a link of a page read, the task input).',
+    secret:
+      'The query or URL carries what looks like a secret (a credential format, a known secret value); it was not sent, and the error does not quote it.',
+    budget: "The session's budget (`limits.session`: calls per tool, credits) is used up.",
+  },
 } as const;

@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'ALL_FAILED',
   'ABORTED',
   'INTERNAL',
+  'POLICY_DENIED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -8,6 +8,9 @@ import { validateConfig } from './config/load-config.ts';
 import { toHttpClientOptions } from './config/network-options.ts';
 import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 import { type ExtractedPage, type ExtractPageInput, extractPage } from './content/extract-page.ts';
+import type { EgressCheck } from './egress/egress-check.ts';
+import { createEgressChecks } from './egress/egress-checks.ts';
+import { createEgressGate } from './egress/egress-gate.ts';
 import { PeriscopeError } from './errors.ts';
 import { DocumentCache } from './fetch/document-cache.ts';
 import type { FetchBackend } from './fetch/fetch-backend.ts';
@@ -47,6 +50,8 @@ export interface CreatePeriscopeOptions {
   store?: Store;
   /** web_fetch back-ends that replace the built-in ones of the same id in `fetch.chain` (tests, embedding). */
   fetchBackends?: readonly FetchBackend[];
+  /** Your own egress checks (src/egress/egress-check.ts), run after the built-in ones on every call and request. */
+  egressChecks?: readonly EgressCheck[];
 }
 
 export interface Periscope {
@@ -96,11 +101,21 @@ export function createPeriscope(
   const httpFetch = createHttpClient(toHttpClientOptions(validated.network, { ...options, networkPolicy }));
   // A library config without store.url keeps its state in memory; loadConfig (the CLI) defaults to SQLite.
   const state = createLazyStore(options.store ?? validated.store.url ?? 'memory:');
+  // Where agent traffic may go, decided in one place before anything leaves: src/egress/egress-gate.ts.
+  const egress = createEgressGate(
+    createEgressChecks({
+      config: validated,
+      store: state,
+      env: options.env ?? process.env,
+      extra: options.egressChecks,
+    }),
+  );
   const policy = createCallPolicy({
     limits: validated.limits,
     cache: validated.cache,
     usage: validated.usage,
     store: state,
+    egress,
   });
   const fetchChain = createConfiguredFetchChain({
     fetch: validated.fetch,
@@ -125,9 +140,9 @@ export function createPeriscope(
     }),
     scope: validated.cache.scope,
   });
-  const webFetch = createWebFetchTool({ config: validated.fetch, reader: documentReader });
+  const webFetch = createWebFetchTool({ config: validated.fetch, reader: documentReader, egress });
   const documentFetch = policy.guard(
-    createDocumentFetchTool(documentReader, { extractMode: validated.fetch.extractMode }),
+    createDocumentFetchTool(documentReader, { extractMode: validated.fetch.extractMode }, egress),
   );
   const checkCitation = createCitationChecker({
     reader: documentReader,
@@ -240,6 +255,17 @@ export { loadConfig, validateConfig } from './config/load-config.ts';
 export type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 export type { ExtractedPage, ExtractPageInput } from './content/extract-page.ts';
 export type { ExtractMode } from './content/types.ts';
+export type {
+  EgressCall,
+  EgressCheck,
+  EgressDenial,
+  EgressHold,
+  EgressOptions,
+  EgressPurpose,
+  EgressRequest,
+  EgressVerdict,
+  PolicyDeniedReason,
+} from './egress/egress-check.ts';
 export {
   ERROR_CODES,
   type ErrorCode,

@@ -29,6 +29,15 @@ const cost = (tool: string, value: number) =>
     .default(value)
     .describe(`Credits one ${tool} call costs (0–1 000 000).`);
 
+const sessionCalls = (tool: string) =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe(`${tool} calls one session may make; unset: no limit.`);
+
 /**
  * `limits`: the controls in front of every tool call (docs/decisions/0008-call-policy.md), in this order: repeat
  * throttle, rate limits, credits. All are per agent (`agentId`); the repeat throttle is per session.
@@ -98,6 +107,31 @@ export const limitsSchema = z
       })
       .prefault({})
       .describe('Per-agent credit balances, kept as a ledger in the store.'),
+    session: z
+      .strictObject({
+        maxCalls: z
+          .strictObject({
+            web_fetch: sessionCalls('web_fetch'),
+            web_search: sessionCalls('web_search'),
+            image_search: sessionCalls('image_search'),
+            verify_citation: sessionCalls('verify_citation'),
+          })
+          .prefault({})
+          .describe('Calls one session may make, per tool; unset: no limit.'),
+        maxCredits: z
+          .number()
+          .int()
+          .min(0)
+          .max(Number.MAX_SAFE_INTEGER)
+          .optional()
+          .describe(
+            'Credits (`limits.credits.cost`) one session may spend, all tools together; unset: no limit.',
+          ),
+      })
+      .prefault({})
+      .describe(
+        "Budgets of one session (`sessionId`: a conversation, an MCP session, a gateway `Periscope-Session`), like Anthropic's `max_uses`: reserved before the call runs, given back when it is refused; over one: POLICY_DENIED `budget`.",
+      ),
   })
   .prefault({})
   .describe(

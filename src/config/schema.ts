@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_NETWORK_LIMITS, DEFAULT_RESOLVER_LIMITS } from '../net/network-limits.ts';
 import { agentSchema } from './agent-schema.ts';
+import { egressSchema } from './egress-schema.ts';
 import { browserSchema, FETCH_BACKEND_IDS, fetchBackendsSchema } from './fetch-schema.ts';
 import { gatewaySchema } from './gateway-schema.ts';
 import { mcpSchema } from './mcp-schema.ts';
@@ -214,6 +215,7 @@ export const configSchema = z
       })
       .prefault({})
       .describe('Where cache, credits, rate-limit counters, usage and provider health are kept.'),
+    egress: egressSchema,
     limits: limitsSchema,
     cache: cacheSchema,
     usage: usageSchema,
@@ -238,6 +240,7 @@ export type PeriscopeConfig = z.infer<typeof configSchema>;
 export type PeriscopeConfigInput = z.input<typeof configSchema>;
 export type NetworkConfig = PeriscopeConfig['network'];
 export type FetchConfig = PeriscopeConfig['fetch'];
+export type { EgressConfig } from './egress-schema.ts';
 export type { GatewayConfig } from './gateway-schema.ts';
 export type { CacheConfig, LimitsConfig, UsageConfig } from './policy-schema.ts';
 export type { ProviderEntryConfig, ProvidersConfig, SearchConfig } from './search-schema.ts';

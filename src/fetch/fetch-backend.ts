@@ -1,5 +1,6 @@
 import type { CallContext } from '../call-context.ts';
 import type { ContentLimits, ExtractMode, RenderedContent } from '../content/types.ts';
+import type { EgressRequestCheck } from '../egress/egress-gate.ts';
 import type { FetchAttempt } from '../errors.ts';
 
 export interface PageRequest {
@@ -10,6 +11,12 @@ export interface PageRequest {
   limits?: Partial<ContentLimits> | undefined;
   /** The calling tool call's id, when the surface knows it (the `service` back-end forwards it). */
   toolCallId?: string | undefined;
+  /**
+   * The call's egress check (src/egress/egress-gate.ts): the chain runs it on every request the call sends (each
+   * hop of the origin back-ends, each browser navigation and sub-request, the URL handed to a reader, the final
+   * URL a reader reports). None: no egress rules apply (a library chain used on its own).
+   */
+  egress?: EgressRequestCheck | undefined;
 }
 
 export interface FetchedPage {

@@ -1,4 +1,6 @@
 import type { CallContext } from '../call-context.ts';
+import type { EgressPurpose } from '../egress/egress-check.ts';
+import type { EgressRequestCheck } from '../egress/egress-gate.ts';
 import { type ErrorCode, type FetchAttempt, PeriscopeError, toPeriscopeError } from '../errors.ts';
 import { redactUrl } from '../net/url-policy.ts';
 import { credentialReason } from './credential-url.ts';
@@ -30,6 +32,7 @@ export interface FetchChain {
 /** Failures that end the call wherever they come from: the chain never moves on from these. */
 const STOP_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'URL_BLOCKED',
+  'POLICY_DENIED',
   'ROBOTS_DISALLOWED',
   'INVALID_INPUT',
   'CONFIG_INVALID',
@@ -47,7 +50,7 @@ const PRIVACY_CODE: ErrorCode = 'URL_BLOCKED';
 
 /**
  * What a failure means for the rest of the chain (docs/decisions/0009-fetch-chain.md):
- * - URL_BLOCKED, ROBOTS_DISALLOWED, INVALID_INPUT, ABORTED: stop, always.
+ * - URL_BLOCKED, POLICY_DENIED, ROBOTS_DISALLOWED, INVALID_INPUT, ABORTED: stop, always.
  * - A reader's failure (refused key, quota, 429, 5xx, timeout, or its own account of the page): the next rung.
  * - From the origin (local, browser): a JavaScript shell escalates to the next rung that runs JavaScript; so does
  *   a bot challenge (BLOCKED_BY_SITE) when a usable browser is still ahead (`rendererAhead`; else it falls back
@@ -97,7 +100,7 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
         }
         const started = performance.now();
         try {
-          const page = await backend.fetchPage(request, context);
+          const page = await fetchThroughEgress(backend, request, context);
           attempts.push({ backend: backend.id, outcome: 'ok', status: page.status, ms: elapsed(started) });
           return { ...page, backend: backend.id, attempts };
         } catch (caught) {
@@ -159,6 +162,52 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
       await Promise.all(backends.map((backend) => backend.close?.()));
     },
   };
+}
+
+/**
+ * One rung under the call's egress check (src/egress/): an origin back-end's client checks the first hop and every
+ * redirect (`page`, `redirect`), and for the browser every navigation and sub-request (`navigation`,
+ * `subresource`); a reader is checked with the URL it is handed (`reader`) before it is asked, and with the final
+ * URL it reports (`redirect`) before its page is used. A refusal is POLICY_DENIED, which stops the chain.
+ */
+async function fetchThroughEgress(
+  backend: FetchBackend,
+  request: PageRequest,
+  context: CallContext,
+): Promise<FetchedPage> {
+  const { egress } = request;
+  if (egress === undefined) return backend.fetchPage(request, context);
+  if (backend.kind === 'reader') {
+    await egress({ url: request.url, purpose: 'reader' });
+    const page = await backend.fetchPage(request, context);
+    await checkFinalUrl(page, request.url, egress);
+    return page;
+  }
+  const fetch: CallContext['fetch'] = (url, httpRequest = {}) =>
+    context.fetch(url, {
+      ...httpRequest,
+      beforeHop: async (hopUrl, hop, resource) => {
+        await httpRequest.beforeHop?.(hopUrl, hop, resource);
+        await egress({ url: hopUrl, purpose: hopPurpose(resource, hop) });
+      },
+    });
+  return backend.fetchPage(request, { ...context, fetch });
+}
+
+function hopPurpose(resource: 'document' | 'navigation' | 'subresource', hop: number): EgressPurpose {
+  if (resource === 'document') return hop === 0 ? 'page' : 'redirect';
+  return resource;
+}
+
+/** A page's final URL (a reader's own redirects, a cached document's) under the call's egress check. */
+export async function checkFinalUrl(
+  page: Pick<FetchedPage, 'finalUrl'>,
+  asked: URL,
+  egress: EgressRequestCheck,
+): Promise<void> {
+  const final = URL.parse(page.finalUrl);
+  if (final === null || final.href === asked.href) return;
+  await egress({ url: final, purpose: 'redirect' });
 }
 
 /**

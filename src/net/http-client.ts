@@ -206,6 +206,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpFetch {
         if (scope.signal.aborted) throw scope.signal.reason;
         const trusted = state.url.origin === trustedOrigin;
         const target: UrlTarget = policy.checkUrl(state.url, { trusted });
+        await request.beforeHop?.(state.url, redirects.length, request.resource ?? 'document');
         const hop = await sendHop({
           ...state,
           target,
@@ -285,10 +286,12 @@ function withRedirectContext(
   redirects: readonly string[],
   firstUrl: string,
 ): PeriscopeError {
-  if (error.code !== 'URL_BLOCKED' || redirects.length === 0) return error;
+  if ((error.code !== 'URL_BLOCKED' && error.code !== 'POLICY_DENIED') || redirects.length === 0)
+    return error;
   const from = redactUrl((redirects.length > 1 ? redirects.at(-2) : undefined) ?? firstUrl);
-  return new PeriscopeError<ErrorCode>('URL_BLOCKED', `${error.message} (redirected from ${from})`, {
+  return new PeriscopeError<ErrorCode>(error.code, `${error.message} (redirected from ${from})`, {
     cause: error,
+    retryable: error.retryable,
     details: { ...error.details, redirectFrom: from, redirects: redirects.map((item) => redactUrl(item)) },
   });
 }

@@ -71,6 +71,17 @@ export interface HttpRequest {
   onBodyChunk?: (chunk: Buffer) => void;
   /** Per-request overrides of the client's limits. */
   limits?: Partial<NetworkLimits>;
+  /**
+   * What the request is for, as `beforeHop` (the egress checks, src/egress/) tells it: `document` (default: the page
+   * asked for), `navigation` (a document a browser page moved on to), `subresource` (a script, style, XHR a browser
+   * page loads).
+   */
+  resource?: 'document' | 'navigation' | 'subresource';
+  /**
+   * Called before each hop is sent, the first (`hop` 0) and every redirect, after the URL policy; throwing (a
+   * POLICY_DENIED) refuses it and nothing is sent to that URL.
+   */
+  beforeHop?: (url: URL, hop: number, resource: NonNullable<HttpRequest['resource']>) => void | Promise<void>;
 }
 
 /** The final response before its body: what `onResponseHead` sees. */

@@ -1,7 +1,14 @@
 import type { CacheConfig, LimitsConfig, UsageConfig } from '../config/policy-schema.ts';
+import { createEgressGate, type EgressGate, type EgressPass, egressCall } from '../egress/egress-gate.ts';
 import { PeriscopeError, type ToolErrorData } from '../errors.ts';
 import { callLine } from '../tools/call-line.ts';
-import type { CachedToolName, Tool, ToolExecuteOptions, ToolName } from '../tools/tool.ts';
+import {
+  type CachedToolName,
+  DEFAULT_AGENT_ID,
+  type Tool,
+  type ToolExecuteOptions,
+  type ToolName,
+} from '../tools/tool.ts';
 import type { ToolCache } from '../tools/tool-cache.ts';
 import { type ToolResult, toErrorResult } from '../tools/tool-result.ts';
 import { createCredits, type Reservation } from './credits.ts';
@@ -13,14 +20,15 @@ import { checkRepeat } from './repeat-throttle.ts';
 import { createStoreCache } from './store-cache.ts';
 import { recordUsage } from './usage.ts';
 
-/** The principal of a call that names none. */
-export const DEFAULT_AGENT_ID = 'default';
+export { DEFAULT_AGENT_ID } from '../tools/tool.ts';
 
 export interface CallPolicySettings {
   limits: LimitsConfig;
   cache: CacheConfig;
   usage: UsageConfig;
   store: LazyStore;
+  /** The egress checks (src/egress/): asked before anything else counts or charges the call. Default: none. */
+  egress?: EgressGate;
 }
 
 export interface CallPolicy {
@@ -33,12 +41,15 @@ export interface CallPolicy {
 const ID_PATTERN = /^[^\p{Cc}]{1,200}$/u;
 
 /**
- * The order every call takes: input validation → repeat throttle → rate limit → credit reservation → (the tool:
- * cache and single flight → chain) → commit or refund → usage. The three controls fail closed when the store
- * fails (rate limits may fail open with `limits.failOpen`); the cache and the usage counters never fail a call.
+ * The order every call takes: input validation → egress checks (src/egress/: domain, seen URL, secret, session
+ * budget, beforeCall) → repeat throttle → rate limit → credit reservation → (the tool: cache and single flight →
+ * chain) → commit or refund → usage. The three controls fail closed when the store fails (rate limits may fail
+ * open with `limits.failOpen`); the cache and the usage counters never fail a call. An egress refusal is counted
+ * in usage (its code) but never charged, and a call refused after the egress checks gives back what they hold.
  */
 export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
   const { limits, usage, store } = settings;
+  const egress = settings.egress ?? createEgressGate([]);
   const rateLimiter = createRateLimiter(limits);
   const credits = createCredits(limits.credits);
   const repeatLimit = limits.repeatLookups;
@@ -67,24 +78,29 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       return refused;
     }
     let reservation: Reservation | undefined;
+    let pass: EgressPass | undefined;
     try {
-      // 2. Repeat throttle: only within a named session (without one every call is its own session).
+      // 2. Egress: nothing is counted or charged for a call the deployment's policy refuses.
+      pass = await egress.admit(egressCall(tool.name, parsed.data, options));
+      // 3. Repeat throttle: only within a named session (without one every call is its own session).
       if (repeatLimit !== false && signature !== undefined && options.sessionId !== undefined) {
         const limit = { limit: repeatLimit, windowMs: limits.repeatWindowMs };
         await checkRepeat(await store.get(), limit, { agentId, sessionId: options.sessionId, signature });
       }
-      // 3. Rate limits.
+      // 4. Rate limits.
       if (rateLimiter.isActive) await rateLimiter.take(store.get, agentId, tool.name);
-      // 4. Credit reservation.
+      // 5. Credit reservation.
       if (credits.isEnabled) reservation = await credits.reserve(await store.get(), agentId, tool.name);
     } catch (error) {
+      await pass?.release();
       const result = toErrorResult(error, callLine(tool.name, parsed.data)) as ToolResult<DATA>;
       await count(agentId, tool.name, result, 0);
       return result;
     }
-    // 5–6. The tool: its cache (with single flight) and its chain.
+    // 6–7. The tool: its cache (with single flight) and its chain.
     const result = await tool.execute(rawInput, options);
-    // 7. Commit (keep the charge) or refund.
+    await pass.settle(result);
+    // 8. Commit (keep the charge) or refund.
     let spent = reservation?.cost ?? 0;
     const error = errorOf(result);
     if (reservation && error && isRefundable(tool.name, error)) {
@@ -101,7 +117,7 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       if (result.display)
         result.display += spent > 0 ? ` · ${spent} credit${spent === 1 ? '' : 's'}` : ' · refunded';
     }
-    // 8. Usage.
+    // 9. Usage.
     await count(agentId, tool.name, result, spent);
     return result;
   }

@@ -21,9 +21,12 @@ const NOT_THE_AGENTS_DOING: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  * reader service refusing our key or quota. Kept: the request itself was the problem — invalid input, a blocked or
  * robots-disallowed URL, a 4xx page, a body too large, content that cannot be read or is empty — and a call the
  * caller cancelled. A search provider's failure is never the agent's doing (it only chose the words), so for
- * web_search and image_search everything but INVALID_INPUT and ABORTED is refunded.
+ * web_search and image_search everything but INVALID_INPUT and ABORTED is refunded. An egress refusal
+ * (POLICY_DENIED: a domain, the seen-URL rule, a secret, a session budget) is never charged, whichever tool and
+ * wherever it was decided (before the call, or on a redirect hop or browser navigation inside it).
  */
 export function isRefundable(tool: ToolName, error: ToolErrorData): boolean {
+  if (error.code === 'POLICY_DENIED') return true;
   if (error.code === 'INVALID_INPUT' || error.code === 'ABORTED') return false;
   if (tool !== 'web_fetch') return true;
   if (NOT_THE_AGENTS_DOING.has(error.code)) return true;

@@ -1,12 +1,19 @@
 import type { ProvidersConfig, SearchConfig } from '../config/search-schema.ts';
-import { errorFromProvider, messageWithoutProvider, PeriscopeError } from '../errors.ts';
+import { type ErrorCode, errorFromProvider, messageWithoutProvider, PeriscopeError } from '../errors.ts';
 import type { SearchAttempt } from './attempt.ts';
 import type { SearchProvider } from './types.ts';
 
-/** Fallback on everything except a refused query, a cancelled call and a blocked URL. */
+/** Fallback on everything except a refused query, a cancelled call, a blocked URL and an egress refusal. */
 export function shouldFallback(error: PeriscopeError): boolean {
-  return error.code !== 'INVALID_INPUT' && error.code !== 'ABORTED' && error.code !== 'URL_BLOCKED';
+  return !NO_FALLBACK.has(error.code);
 }
+
+const NO_FALLBACK: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_INPUT',
+  'ABORTED',
+  'URL_BLOCKED',
+  'POLICY_DENIED',
+]);
 
 /**
  * A query the provider's `queryLimits` say it cannot take though the tool accepts it (over Brave's or Tavily's 400

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { ERROR_CODES, PeriscopeError, type ToolErrorData } from '../errors.ts';
+import { ERROR_REASONS } from '../error-reasons.ts';
+import { ERROR_CODES, PeriscopeError, type ReasonsByCode, type ToolErrorData } from '../errors.ts';
 import { createPeriscope } from '../index.ts';
 import { describeForModel } from './describe-error.ts';
 
@@ -68,6 +69,17 @@ describe('the model sentence and `retryable` agree', () => {
         const error = new PeriscopeError(code, 'blocked', { retryable, details: { provider } });
         assert.match(describeForModel(error), /^DuckDuckGo /);
         assertAgrees(error, `${provider} ${code}`);
+      });
+    }
+  }
+
+  for (const reason of Object.keys(ERROR_REASONS.POLICY_DENIED) as ReasonsByCode['POLICY_DENIED'][]) {
+    for (const retryable of [true, false]) {
+      test(`POLICY_DENIED ${reason}, retryable: ${retryable}`, () => {
+        const error = new PeriscopeError('POLICY_DENIED', 'refused', { retryable, details: { reason } });
+        const generic = describeForModel(new PeriscopeError('POLICY_DENIED', 'refused', { retryable }));
+        assert.notEqual(describeForModel(error), generic, `${reason} has a sentence of its own`);
+        assertAgrees(error, `POLICY_DENIED ${reason}`);
       });
     }
   }

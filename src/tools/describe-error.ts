@@ -1,4 +1,4 @@
-import type { ErrorCode, PeriscopeError } from '../errors.ts';
+import type { ErrorCode, PeriscopeError, ReasonsByCode } from '../errors.ts';
 
 /**
  * The sentence for one code, in two forms: `retryable` invites the model to make the same call again, `final` says
@@ -110,6 +110,43 @@ const SENTENCES: Record<ErrorCode, Sentence> = {
     final:
       'Periscope failed internally (not the site, and not your request: a bug); retrying will not help, tell the user, and use another source meanwhile.',
   },
+  POLICY_DENIED: {
+    retryable:
+      "This deployment's policy refused the call before anything was sent; retry once later, or answer from what you already have.",
+    final:
+      "This deployment's policy refused the call before anything was sent; retrying will not help, and do not try to get around it: answer from what you already have.",
+  },
+};
+
+/**
+ * POLICY_DENIED per `details.reason`: what the model should do instead of the refused call. Egress refusals are
+ * never retryable (src/egress/policy-denied.ts), so `retryable` forms only keep the sentence and a hand-made flag
+ * in agreement.
+ */
+const POLICY_DENIED_SENTENCES: Record<ReasonsByCode['POLICY_DENIED'], Sentence> = {
+  domain: {
+    retryable:
+      'This deployment does not let you reach that domain; retry once later, or use a source on a domain you may reach.',
+    final:
+      'This deployment does not let you reach that domain; retrying will not help, and do not try to reach it another way: use a source on a domain you may reach (search again, narrowed to those).',
+  },
+  'not-seen': {
+    retryable:
+      'web_fetch here only takes URLs that came from this task; retry once with a URL from a search result or a page you read.',
+    final:
+      'web_fetch here only takes URLs that came from this task (search results, links on pages you read, the task itself), not URLs you build; retrying will not help: search for the page with web_search and fetch a result URL as given.',
+  },
+  secret: {
+    retryable:
+      'The query or URL contained something that looks like a secret, so it was not sent; retry once without it.',
+    final:
+      'The query or URL contained something that looks like a secret (a key, token or password), so it was not sent; do not retry it: never put credentials or private data into a query or URL, rephrase without them.',
+  },
+  budget: {
+    retryable: "This session's budget for this tool is used up; retry later only if the user raises it.",
+    final:
+      "This session's budget for this tool is used up; retrying will not help, answer from what you already have.",
+  },
 };
 
 /** Sentences for one provider's failure, where its own wording helps more than the generic one. */
@@ -142,6 +179,8 @@ export function describeForModel(error: PeriscopeError): string {
   const provider = typeof error.details.provider === 'string' ? error.details.provider : undefined;
   const sentence =
     (error.details.reason === 'store-unavailable' && STORE_UNAVAILABLE_SENTENCE) ||
+    (error.code === 'POLICY_DENIED' &&
+      POLICY_DENIED_SENTENCES[error.details.reason as ReasonsByCode['POLICY_DENIED']]) ||
     (provider && PROVIDER_SENTENCES[provider]?.[error.code]) ||
     SENTENCES[error.code];
   const lines = [

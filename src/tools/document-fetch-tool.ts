@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type EgressGate, egressCall } from '../egress/egress-gate.ts';
 import type { FetchedPage } from '../fetch/fetch-backend.ts';
 import type { DocumentReader } from './document-reader.ts';
 import type { Tool } from './tool.ts';
@@ -30,6 +31,7 @@ export interface DocumentFetchData {
 export function createDocumentFetchTool(
   reader: DocumentReader,
   defaults: { extractMode: 'markdown' | 'text' },
+  egress?: EgressGate,
 ): Tool<DocumentFetchInput, DocumentFetchData> {
   return {
     name: 'web_fetch',
@@ -47,6 +49,7 @@ export function createDocumentFetchTool(
           signal: options.signal,
           agentId: options.agentId,
           toolCallId: options.toolCallId,
+          egress: egress?.requestCheck(egressCall('web_fetch', input, options)),
         });
         const data = dataOf(page, cached, reader.chainIds[0] ?? 'local');
         return {

@@ -1,9 +1,10 @@
 import type { FetchConfig } from '../config/schema.ts';
 import type { ExtractMode } from '../content/types.ts';
+import type { EgressRequestCheck } from '../egress/egress-gate.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { DocumentCache } from '../fetch/document-cache.ts';
 import type { FetchedPage } from '../fetch/fetch-backend.ts';
-import type { FetchChain } from '../fetch/fetch-chain.ts';
+import { checkFinalUrl, type FetchChain } from '../fetch/fetch-chain.ts';
 import type { HttpFetch } from '../net/types.ts';
 import { readThrough, type ToolCache } from './tool-cache.ts';
 
@@ -23,6 +24,11 @@ export interface ReadDocumentOptions {
   /** The caller's agent (for `cache.scope: agent`). */
   agentId?: string | undefined;
   toolCallId?: string | undefined;
+  /**
+   * The call's egress check (src/egress/): handed to the chain (every request it sends), and run on the final URL
+   * of a document that comes from a cache or another caller's fetch (single flight) before it is used.
+   */
+  egress?: EgressRequestCheck | undefined;
 }
 
 export interface ReadDocument {
@@ -81,12 +87,15 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
       const signal = options.signal ?? new AbortController().signal;
       if (options.source === 'cache' || options.source === 'cache-first') {
         const held = documents.get(heldKey);
-        if (held) return { page: stamped(held), cached: true };
+        if (held) {
+          if (options.egress) await checkFinalUrl(held, url, options.egress);
+          return { page: stamped(held), cached: true };
+        }
       }
       // `retrievedAt` is the time the origin was read; it stays with the document in both caches.
       const fromChain = async (): Promise<FetchedPage> => ({
         ...(await chain.fetch(
-          { url, mode, limits, toolCallId: options.toolCallId },
+          { url, mode, limits, toolCallId: options.toolCallId, egress: options.egress },
           { signal, fetch: httpFetch },
         )),
         retrievedAt: new Date().toISOString(),
@@ -100,6 +109,8 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
               options.source === 'cache' ? () => Promise.reject(notCached(url)) : fromChain,
               { agentId: options.agentId, signal, isCacheable: isReadable },
             );
+      // A cached document, or one another call fetched (single flight), went where this call may not have.
+      if (options.egress) await checkFinalUrl(read.value, url, options.egress);
       // A store entry kept before `retrievedAt` was: its time is unknown, say now (and keep saying it).
       const page = stamped(read.value);
       if (isReadable(page)) documents.set(heldKey, page);

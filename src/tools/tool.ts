@@ -1,10 +1,14 @@
 import type { z } from 'zod';
+import type { EgressOptions } from '../egress/egress-check.ts';
 import type { ToolResult } from './tool-result.ts';
 
 export type ToolName = 'web_fetch' | 'web_search' | 'image_search' | 'verify_citation';
 
 /** The tools whose results the store caches (`cache.perTool`); verify_citation reads web_fetch's cache instead. */
 export type CachedToolName = Exclude<ToolName, 'verify_citation'>;
+
+/** The principal of a call that names none. */
+export const DEFAULT_AGENT_ID = 'default';
 
 export interface ToolExecuteOptions {
   signal?: AbortSignal;
@@ -16,6 +20,11 @@ export interface ToolExecuteOptions {
   sessionId?: string;
   /** The model's id for this tool call (MCP request id, AI SDK toolCallId): forwarded where a back-end wants it. */
   toolCallId?: string;
+  /**
+   * What the caller (an API key, an embedding program; never the model) says about where this call may go: it
+   * only narrows the deployment's `egress` policy (src/egress/).
+   */
+  egress?: EgressOptions;
   /** Progress during long calls (MCP progress notifications). */
   onProgress?: (progress: ToolProgress) => void;
 }

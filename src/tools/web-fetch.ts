@@ -3,6 +3,7 @@ import type { FetchConfig } from '../config/schema.ts';
 import { type PageWindow, paginate } from '../content/paginate.ts';
 import { contentHash } from '../content/passages/content-hash.ts';
 import { wrapUntrusted } from '../content/untrusted-envelope.ts';
+import { type EgressGate, egressCall } from '../egress/egress-gate.ts';
 import { type FetchAttempt, isPeriscopeError, PeriscopeError } from '../errors.ts';
 import { attemptTrail } from '../fetch/fetch-chain.ts';
 import { type DocumentReader, isReadable } from './document-reader.ts';
@@ -39,6 +40,8 @@ export interface WebFetchToolSettings {
    * (shared, with single flight), the fetch chain; shared with verifyCitation.
    */
   reader: DocumentReader;
+  /** The deployment's egress checks (src/egress/), run on every request the call sends. */
+  egress?: EgressGate | undefined;
 }
 
 /**
@@ -59,7 +62,7 @@ const PAGE_WRITTEN_FIELDS: readonly (keyof WebFetchData)[] = [
 ];
 
 export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetchInput, WebFetchData> {
-  const { config, reader } = settings;
+  const { config, reader, egress } = settings;
 
   return {
     name: 'web_fetch',
@@ -83,6 +86,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           signal: options.signal,
           agentId: options.agentId,
           toolCallId: options.toolCallId,
+          egress: egress?.requestCheck(egressCall('web_fetch', input, options)),
         });
         const { content } = page;
         if (!isReadable(page)) {

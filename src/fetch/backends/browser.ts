@@ -312,6 +312,11 @@ function stateWarnings(state: PageRouterState): string[] {
       `${state.blockedCount} sub-request(s) to non-public addresses refused: ${state.blocked.slice(0, 3).join(', ')}`,
     );
   }
+  if (state.deniedCount > 0) {
+    warnings.push(
+      `${state.deniedCount} sub-request(s) outside the egress policy refused: ${state.denied.slice(0, 3).join(', ')}`,
+    );
+  }
   if (state.downloadsRefused.length > 0) {
     warnings.push(`download(s) refused: ${state.downloadsRefused.slice(0, 3).join(', ')}`);
   }

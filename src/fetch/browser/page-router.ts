@@ -52,6 +52,10 @@ export interface PageRouterState {
   blockedCount: number;
   /** The first few of them (at most MAX_BLOCKED_SAMPLE), redacted. */
   blocked: string[];
+  /** Requests the egress policy refused (POLICY_DENIED: a domain outside it…), all of them. */
+  deniedCount: number;
+  /** The first few of them (at most MAX_BLOCKED_SAMPLE), redacted. */
+  denied: string[];
   /** Navigations that would have downloaded a file. */
   downloadsRefused: string[];
   /** Status of the last document the main frame received. */
@@ -77,7 +81,8 @@ const MAX_BLOCKED_SAMPLE = 50;
  * The route handler of one fetch. Every request the page makes — the document, scripts, XHR/fetch, iframes,
  * workers' requests, redirects — is fetched by the guarded client, so the same URL policy (every DNS answer,
  * every redirect hop, pinned connection, size and time limits, the deployment's proxy) applies as to a local
- * fetch, and Chromium itself never opens a connection. Private targets are aborted; images, media and fonts are
+ * fetch, and Chromium itself never opens a connection; the call's egress check (src/egress/) sees each one, as a
+ * `navigation` or a `subresource`. Private targets and refused domains are aborted; images, media and fonts are
  * skipped; a navigation that answers with an attachment is refused (downloads are off).
  */
 export function createPageRouter(settings: PageRouterSettings) {
@@ -88,6 +93,8 @@ export function createPageRouter(settings: PageRouterSettings) {
     skipped: 0,
     blockedCount: 0,
     blocked: [],
+    deniedCount: 0,
+    denied: [],
     downloadsRefused: [],
     mainStatus: settings.document.response.status,
     lastMainNavigationAt: undefined,
@@ -156,6 +163,7 @@ export function createPageRouter(settings: PageRouterSettings) {
         ...(body ? { body: new Uint8Array(body) } : {}),
         signal: settings.signal,
         limits: { totalTimeoutMs: settings.subrequestTimeoutMs, maxBytes: settings.maxBytes },
+        resource: isNavigation ? 'navigation' : 'subresource',
       });
       if (isNavigation && /^\s*attachment/i.test(response.headers['content-disposition'] ?? '')) {
         state.downloadsRefused.push(redactUrl(url));
@@ -176,6 +184,11 @@ export function createPageRouter(settings: PageRouterSettings) {
       if (isPeriscopeError(error) && error.code === 'URL_BLOCKED') {
         state.blockedCount += 1;
         if (state.blocked.length < MAX_BLOCKED_SAMPLE) state.blocked.push(redactUrl(url));
+        return refuse(route, isNavigation);
+      }
+      if (isPeriscopeError(error) && error.code === 'POLICY_DENIED') {
+        state.deniedCount += 1;
+        if (state.denied.length < MAX_BLOCKED_SAMPLE) state.denied.push(redactUrl(url));
         return refuse(route, isNavigation);
       }
       state.failed += 1;

@@ -5,6 +5,7 @@ import { isPeriscopeError } from '../../../errors.ts';
 import { createHttpClient } from '../../../net/http-client.ts';
 import { createAnswerStream } from '../answer-stream.ts';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.ts';
+import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -50,12 +51,15 @@ ${AGENT_FLAG_HELP}
 
 ${NETWORK_FLAGS_HELP}
 
+${EGRESS_FLAGS_HELP}
+
 Exit codes: 0 answered (also when some tool calls failed: the model was told why, and each outcome is on stderr),
 1 the model endpoint or the loop failed, 2 usage or config error (e.g. no model).`;
 
 const FLAGS = {
   ...COMMON_FLAGS,
   ...NETWORK_FLAGS,
+  ...EGRESS_FLAGS,
   ...AGENT_FLAG,
   model: { type: 'string' },
   'base-url': { type: 'string' },
@@ -77,7 +81,10 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
   if (baseUrl !== undefined && !/^https?:\/\/\S+$/i.test(baseUrl)) {
     throw new UsageError(`--base-url must be an http(s) URL, got '${baseUrl}'`);
   }
-  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
+  const { periscope } = openPeriscope(io, values, {
+    network: networkOverrides(values),
+    ...egressOverrides(values),
+  });
   const { config } = periscope;
   let endpoint: ReturnType<typeof resolveAgentEndpoint>;
   try {

@@ -11,6 +11,7 @@ import {
 } from '../../../tools/web-fetch.ts';
 import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK } from '../cli-error.ts';
+import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -45,6 +46,8 @@ ${AGENT_FLAG_HELP}
   -h, --help              this help
 
 ${NETWORK_FLAGS_HELP}
+
+${EGRESS_FLAGS_HELP}
 
 Exit codes: 0 ok, 1 the fetch failed (the reason is printed), 2 usage or config error.`;
 
@@ -85,6 +88,7 @@ const INPUT_FLAGS = {
 const FLAGS = {
   ...COMMON_FLAGS,
   ...NETWORK_FLAGS,
+  ...EGRESS_FLAGS,
   ...AGENT_FLAG,
   mode: { type: 'string' },
   'max-chars': { type: 'string' },
@@ -113,7 +117,10 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   };
   // The tool's schema judges the input the flags make; the CLI only names the flag in the message.
   checkToolInput(webFetchInputSchema, input, 'web_fetch', INPUT_FLAGS, values);
-  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
+  const { periscope } = openPeriscope(io, values, {
+    network: networkOverrides(values),
+    ...egressOverrides(values),
+  });
   const result = await withProgress(io, callHint({ name: 'web_fetch', input }), () =>
     periscope.fetch(input as WebFetchInput, { agentId }),
   );

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { format } from 'node:util';
 import { selectTools, splitToolList } from '../../mcp/select-tools.ts';
 import { EXIT_OK } from '../cli-error.ts';
+import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
 import { COMMON_FLAGS, NETWORK_FLAGS, NETWORK_FLAGS_HELP, networkOverrides, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 import { openPeriscope } from '../open-periscope.ts';
@@ -20,6 +21,8 @@ Options:
 
 ${NETWORK_FLAGS_HELP}
 
+${EGRESS_FLAGS_HELP}
+
 A client configuration (Claude Desktop, Cursor, …):
   { "mcpServers": { "periscope": { "command": "npx", "args": ["periscope", "mcp"] } } }
 
@@ -28,6 +31,7 @@ Exit codes: 0 the client closed the session, 2 usage or config error.`;
 const FLAGS = {
   ...COMMON_FLAGS,
   ...NETWORK_FLAGS,
+  ...EGRESS_FLAGS,
   tools: { type: 'string' },
   agent: { type: 'string' },
 } as const;
@@ -38,7 +42,10 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, MCP_HELP);
     return EXIT_OK;
   }
-  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
+  const { periscope } = openPeriscope(io, values, {
+    network: networkOverrides(values),
+    ...egressOverrides(values),
+  });
   const names = typeof values.tools === 'string' ? splitToolList(values.tools) : periscope.config.mcp.tools;
   const { tools, switchedOff } = selectTools(periscope.tools, names, values.tools ? '--tools' : 'mcp.tools');
   for (const name of switchedOff) {

@@ -6,6 +6,7 @@ import type { ToolResult } from '../../../tools/tool-result.ts';
 import { type WebSearchData, type WebSearchInput, webSearchInputSchema } from '../../../tools/web-search.ts';
 import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
+import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -44,6 +45,8 @@ ${AGENT_FLAG_HELP}
 
 ${NETWORK_FLAGS_HELP}
 
+${EGRESS_FLAGS_HELP}
+
 'periscope status' shows which providers are in the chain and which have keys.
 Exit codes: 0 ok (also when there are no results), 1 every provider failed (each reason is printed), 2 usage or
 config error.`;
@@ -66,11 +69,14 @@ ${AGENT_FLAG_HELP}
 
 ${NETWORK_FLAGS_HELP}
 
+${EGRESS_FLAGS_HELP}
+
 Exit codes: 0 ok, 1 every provider failed (each reason is printed), 2 usage or config error.`;
 
 const SHARED_FLAGS = {
   ...COMMON_FLAGS,
   ...NETWORK_FLAGS,
+  ...EGRESS_FLAGS,
   ...AGENT_FLAG,
   count: { type: 'string' },
   provider: { type: 'string' },
@@ -163,7 +169,10 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
     checkToolInput(imageSearchInputSchema, input, 'image_search', INPUT_FLAGS, values);
     call = (periscope) => periscope.imageSearch(input as ImageSearchInput, options);
   }
-  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
+  const { periscope } = openPeriscope(io, values, {
+    network: networkOverrides(values),
+    ...egressOverrides(values),
+  });
   const result = await withProgress(io, searchStartLine(command, query), () => call(periscope), {
     startLine: true,
   });

@@ -3,6 +3,7 @@ import { startBanner } from '../../gateway/banner.ts';
 import { createGateway } from '../../gateway/gateway.ts';
 import { mountMcp } from '../../gateway/mount-mcp.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
+import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
 import {
   COMMON_FLAGS,
   integerFlag,
@@ -33,11 +34,14 @@ Options:
   --config FILE           config file
   -h, --help              this help
 
-${NETWORK_FLAGS_HELP}`;
+${NETWORK_FLAGS_HELP}
+
+${EGRESS_FLAGS_HELP}`;
 
 const FLAGS = {
   ...COMMON_FLAGS,
   ...NETWORK_FLAGS,
+  ...EGRESS_FLAGS,
   port: { type: 'string' },
   host: { type: 'string' },
 } as const;
@@ -55,7 +59,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const gateway: Record<string, unknown> = {};
   if (port !== undefined) gateway.port = port;
   if (typeof values.host === 'string') gateway.host = values.host;
-  const { periscope, source } = openPeriscope(io, values, { network: networkOverrides(values), gateway });
+  const { periscope, source } = openPeriscope(io, values, {
+    network: networkOverrides(values),
+    ...egressOverrides(values),
+    gateway,
+  });
   const { config } = periscope;
   const server = createGateway({ periscope, mcp: mountMcp, version: packageVersion() });
   let listening: Awaited<ReturnType<typeof server.listen>>;

@@ -6,6 +6,7 @@ import {
 import { shortUrl } from '../../../tools/validate-input.ts';
 import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, UsageError } from '../cli-error.ts';
+import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -51,6 +52,8 @@ ${AGENT_FLAG_HELP}
 
 ${NETWORK_FLAGS_HELP}
 
+${EGRESS_FLAGS_HELP}
+
 Exit codes: 0 found or moved (the quote is on the page), 1 changed or unreachable, 2 usage or config error.`;
 
 /** The flag that sets each input field, for usage messages. */
@@ -67,6 +70,7 @@ const INPUT_FLAGS = {
 const FLAGS = {
   ...COMMON_FLAGS,
   ...NETWORK_FLAGS,
+  ...EGRESS_FLAGS,
   ...AGENT_FLAG,
   quote: { type: 'string' },
   hash: { type: 'string' },
@@ -106,7 +110,10 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
   };
   checkToolInput(verifyCitationInputSchema, input, 'verify', INPUT_FLAGS, values);
   const agentId = agentFlag(values);
-  const { periscope } = openPeriscope(io, values, { network: networkOverrides(values) });
+  const { periscope } = openPeriscope(io, values, {
+    network: networkOverrides(values),
+    ...egressOverrides(values),
+  });
   try {
     const result = await withProgress(io, `verify ${shortUrl(input.url)}`, () =>
       periscope.verifyCitation(input as VerifyCitationInput, { agentId }),
