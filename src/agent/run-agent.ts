@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CitationStatus, VerifyCitationResult } from '../citations/verify-citation.ts';
 import type { ExtractMode } from '../content/types.ts';
+import { SEEN_URLS_PER_CALL } from '../egress/seen-urls.ts';
+import { urlsInText } from '../egress/urls-in-text.ts';
 import { PeriscopeError, type ToolErrorData, toPeriscopeError } from '../errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpFetch } from '../net/types.ts';
@@ -126,6 +128,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
     );
   const maxTurns = Math.max(1, options.maxTurns ?? 8);
   const sessionId = randomUUID();
+  // The question's own URLs are the task's: web_fetch may read them under egress.seenUrlsOnly.
+  const questionUrls = urlsInText(question, SEEN_URLS_PER_CALL);
   const http = options.http ?? createHttpClient();
   const tools = chatFunctionTools(options.tools);
   const messages: ChatMessage[] = [
@@ -203,6 +207,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
       tools: options.tools,
       session: sessionId,
       agentId: options.agentId ?? 'cli',
+      egress: { seenUrls: questionUrls },
       concurrency: options.concurrency ?? 4,
       ...(options.signal ? { signal: options.signal } : {}),
       onResult: (index, result) => {

@@ -1,4 +1,5 @@
-const SECRET_KEY = /(key|token|secret|password|authorization|credential)/i;
+/** A config key whose string value is a secret (`apiKey`, `accessToken`, an `Authorization` header). */
+export const SECRET_KEY = /(key|token|secret|password|authorization|credential)/i;
 
 /** A copy of `value` safe to print: secret-looking keys masked, passwords in URLs removed. */
 export function redactConfig(value: unknown, key = ''): unknown {

@@ -23,6 +23,12 @@ export const POLICY_DENIED_REASONS = [
 export interface EgressOptions {
   /** Domain patterns (`example.com`, `*.example.com`, `=www.example.com`) this caller narrows the call to. */
   domains?: { allow?: readonly string[] | undefined; block?: readonly string[] | undefined } | undefined;
+  /**
+   * URLs the task itself gave (the user's question, the client's documents): under `egress.seenUrlsOnly` web_fetch
+   * takes them, and they join the session's seen URLs (src/egress/seen-url-check.ts). Set by the program, the
+   * gateway's `Periscope-Task-Urls` header or MCP's `_meta["periscope/taskUrls"]`; never by the model.
+   */
+  seenUrls?: readonly string[] | undefined;
 }
 
 /** One tool call, as every egress check sees it before the call is counted, charged or run. */

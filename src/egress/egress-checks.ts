@@ -1,6 +1,8 @@
 import type { PeriscopeConfig } from '../config/schema.ts';
 import type { LazyStore } from '../policy/lazy-store.ts';
 import type { EgressCheck } from './egress-check.ts';
+import { createSecretCheck } from './secret-check.ts';
+import { createSeenUrlCheck } from './seen-url-check.ts';
 
 export interface EgressCheckSettings {
   config: PeriscopeConfig;
@@ -16,15 +18,22 @@ export interface EgressCheckSettings {
  * The deployment's egress checks, in the order they run (src/egress/egress-gate.ts). Cheap local refusals come
  * first, then the ones that hold something (a budget reservation, released if a later one refuses), then the one
  * that asks outside (the beforeCall hook / webhook), so nothing is reserved or asked for a call a local rule
- * refuses. Each check is one file beside this one; adding one is one line here:
+ * refuses. The secret check is first of all: another rule's refusal repeats the call's query or URL in its display
+ * line, a secret refusal never does. Each check is one file beside this one; adding one is one line here:
  *
- * 1. domain      egress.domains, the API key's, the call's (src/egress/domain-check.ts)
- * 2. seen-url    egress.seenUrlsOnly (src/egress/seen-url-check.ts)
- * 3. secret      egress.secretScan (src/egress/secret-check.ts)
+ * 1. secret      egress.secretScan (src/egress/secret-check.ts)
+ * 2. domain      egress.domains, the API key's, the call's (src/egress/domain-check.ts)
+ * 3. seen-url    egress.seenUrlsOnly (src/egress/seen-url-check.ts)
  * 4. budget      limits.session (src/egress/budget-check.ts)
  * 5. before-call the library's beforeCall hook, the gateway's webhook (src/egress/before-call-check.ts)
  * 6. the caller's own (`extra`)
  */
 export function createEgressChecks(settings: EgressCheckSettings): EgressCheck[] {
-  return [...(settings.extra ?? [])];
+  const { config, store, env } = settings;
+  const { secretScan } = config.egress;
+  return [
+    ...(secretScan.enabled ? [createSecretCheck({ config, env, entropy: secretScan.entropy })] : []),
+    ...(config.egress.seenUrlsOnly ? [createSeenUrlCheck({ store })] : []),
+    ...(settings.extra ?? []),
+  ];
 }

@@ -1,6 +1,6 @@
 import type { CacheConfig, LimitsConfig, UsageConfig } from '../config/policy-schema.ts';
 import { createEgressGate, type EgressGate, type EgressPass, egressCall } from '../egress/egress-gate.ts';
-import { PeriscopeError, type ToolErrorData } from '../errors.ts';
+import { isPeriscopeError, PeriscopeError, type ToolErrorData } from '../errors.ts';
 import { callLine } from '../tools/call-line.ts';
 import {
   type CachedToolName,
@@ -41,7 +41,7 @@ export interface CallPolicy {
 const ID_PATTERN = /^[^\p{Cc}]{1,200}$/u;
 
 /**
- * The order every call takes: input validation → egress checks (src/egress/: domain, seen URL, secret, session
+ * The order every call takes: input validation → egress checks (src/egress/: secret, domain, seen URL, session
  * budget, beforeCall) → repeat throttle → rate limit → credit reservation → (the tool: cache and single flight →
  * chain) → commit or refund → usage. The three controls fail closed when the store fails (rate limits may fail
  * open with `limits.failOpen`); the cache and the usage counters never fail a call. An egress refusal is counted
@@ -93,7 +93,9 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       if (credits.isEnabled) reservation = await credits.reserve(await store.get(), agentId, tool.name);
     } catch (error) {
       await pass?.release();
-      const result = toErrorResult(error, callLine(tool.name, parsed.data)) as ToolResult<DATA>;
+      // A query or URL refused for carrying a secret is not repeated in the line people and logs see.
+      const line = isSecretRefusal(error) ? tool.name : callLine(tool.name, parsed.data);
+      const result = toErrorResult(error, line) as ToolResult<DATA>;
       await count(agentId, tool.name, result, 0);
       return result;
     }
@@ -181,4 +183,8 @@ function errorOf(result: ToolResult): ToolErrorData | undefined {
   if (!result.isError) return undefined;
   const error = (result.data as { error?: ToolErrorData } | undefined)?.error;
   return error ?? { code: 'INTERNAL', message: result.output, retryable: false };
+}
+
+function isSecretRefusal(error: unknown): boolean {
+  return isPeriscopeError(error) && error.code === 'POLICY_DENIED' && error.details.reason === 'secret';
 }

@@ -68,7 +68,12 @@ export async function readTopResults(
         const message = 'reading results needs web_fetch, which this deployment does not offer';
         return { ...result, readError: { code: 'NOT_CONFIGURED', message } };
       }
-      const page = await readPage({ url: result.url, query: request.query, maxChars }, callOptions);
+      // A result URL is one the task saw (egress.seenUrlsOnly), though this search has not finished recording it.
+      const egress = { ...options.egress, seenUrls: [...(options.egress?.seenUrls ?? []), result.url] };
+      const page = await readPage(
+        { url: result.url, query: request.query, maxChars },
+        { ...callOptions, egress },
+      );
       if (page.isError || page.data === undefined || 'error' in page.data) {
         const error = page.data && 'error' in page.data ? page.data.error : undefined;
         return {

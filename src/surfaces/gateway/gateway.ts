@@ -58,6 +58,9 @@ export interface Gateway {
 }
 
 const SESSION_HEADER = 'periscope-session';
+const TASK_URLS_HEADER = 'periscope-task-urls';
+/** URLs one Periscope-Task-Urls header may carry. */
+const MAX_TASK_URLS = 100;
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { periscope } = options;
@@ -212,6 +215,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       );
     }
     sessionOf(request, principal); // a malformed header is refused before the body is read
+    const taskUrls = taskUrlsOf(request);
     const input = await readJsonBody(request, config.maxBodyBytes);
     await enforceKeyRate(principal, 1);
     const abort = new AbortController();
@@ -223,6 +227,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       signal: abort.signal,
       agentId: principal.agent,
       ...(sessionId ? { sessionId } : {}),
+      ...(taskUrls ? { egress: { seenUrls: taskUrls } } : {}),
     });
     if (response.destroyed) return;
     // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
@@ -344,6 +349,26 @@ function sessionOf(request: IncomingMessage, principal: Principal): string | und
     );
   }
   return `${principal.agent}/${session}`;
+}
+
+/**
+ * The task's own URLs for egress.seenUrlsOnly: the `Periscope-Task-Urls` header, http(s) URLs separated by spaces
+ * (the header may repeat). The client sets it — the program that holds the user's task, never the model — and
+ * web_fetch may then read those URLs; with a Periscope-Session they join the session's seen URLs.
+ */
+function taskUrlsOf(request: IncomingMessage): string[] | undefined {
+  const values = request.headersDistinct[TASK_URLS_HEADER];
+  if (values === undefined) return undefined;
+  const urls = values.flatMap((value) => value.split(/\s+/)).filter((url) => url !== '');
+  const bad = urls.find((url) => !/^https?:\/\/\S+$/i.test(url) || !URL.canParse(url));
+  if (bad !== undefined || urls.length > MAX_TASK_URLS) {
+    throw new GatewayError(
+      400,
+      'BAD_REQUEST',
+      `the Periscope-Task-Urls header must be at most ${MAX_TASK_URLS} absolute http(s) URLs separated by spaces`,
+    );
+  }
+  return urls;
 }
 
 /** A POST to /mcp: its JSON-RPC message, or why it is not one (answered as a JSON-RPC parse error). */

@@ -17,7 +17,10 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
         description: tool.description,
         tags: ['tools'],
         ...secured,
-        parameters: [{ $ref: '#/components/parameters/Session' }],
+        parameters: [
+          { $ref: '#/components/parameters/Session' },
+          { $ref: '#/components/parameters/TaskUrls' },
+        ],
         requestBody: { required: true, content: { 'application/json': { schema } } },
         responses: {
           '200': {
@@ -106,6 +109,16 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
             "Groups the agent's calls into one session (one agent turn), the scope of the repeated-lookup " +
             'throttle. Without it each call is its own session, which the throttle never refuses.',
           schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
+        },
+        TaskUrls: {
+          name: 'Periscope-Task-Urls',
+          in: 'header',
+          required: false,
+          description:
+            "The task's own URLs (the user's question, documents it names), separated by spaces, at most 100: " +
+            'under egress.seenUrlsOnly web_fetch may read them, and with Periscope-Session they join the ' +
+            "session's seen URLs. Set by the client program, never by the model.",
+          schema: { type: 'string' },
         },
       },
       schemas: {

@@ -76,6 +76,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         signal: extra.signal,
         agentId,
         sessionId,
+        ...taskUrlsOf(extra),
         ...(progress ? { onProgress: (update: ToolProgress) => void progress.update(update) } : {}),
       })
       .catch((error: unknown) => toErrorResult(error, name)) // tools never reject; a wrapper might
@@ -90,6 +91,28 @@ export function createMcpServer(options: McpServerOptions): Server {
     return toCallToolResult(result, tool) as CallToolResult;
   });
   return server;
+}
+
+/** `_meta` key of a tools/call request carrying the task's own URLs (egress.seenUrlsOnly). */
+export const TASK_URLS_META = 'periscope/taskUrls';
+
+/**
+ * The task's own URLs for egress.seenUrlsOnly, from what the client program — not the model, which only writes
+ * `arguments` — controls: the request's `_meta["periscope/taskUrls"]` (an array of URLs), and over HTTP the
+ * `Periscope-Task-Urls` header (URLs separated by spaces), as the gateway's REST calls take it. Strings that are
+ * not http(s) URLs are left out.
+ */
+function taskUrlsOf(extra: {
+  _meta?: Record<string, unknown> | undefined;
+  requestInfo?: { headers: Record<string, string | string[] | undefined> } | undefined;
+}): { egress?: { seenUrls: string[] } } {
+  const meta = extra._meta?.[TASK_URLS_META];
+  const header = extra.requestInfo?.headers['periscope-task-urls'];
+  const urls = [
+    ...(Array.isArray(meta) ? meta.filter((url): url is string => typeof url === 'string') : []),
+    ...[header ?? []].flat().flatMap((value) => value.split(/\s+/)),
+  ].filter((url) => /^https?:\/\/\S+$/i.test(url));
+  return urls.length > 0 ? { egress: { seenUrls: urls.slice(0, 100) } } : {};
 }
 
 type SendNotification = (notification: ServerNotification) => Promise<void>;
