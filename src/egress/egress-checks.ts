@@ -1,5 +1,6 @@
 import type { PeriscopeConfig } from '../config/schema.ts';
 import type { LazyStore } from '../policy/lazy-store.ts';
+import { createDomainCheck, type DomainPolicy } from './domain-check.ts';
 import type { EgressCheck } from './egress-check.ts';
 
 export interface EgressCheckSettings {
@@ -8,6 +9,8 @@ export interface EgressCheckSettings {
   store: LazyStore;
   /** Environment (secret scanning reads the names and values of KEY/TOKEN/SECRET/PASSWORD variables). */
   env: NodeJS.ProcessEnv;
+  /** `egress.domains`, compiled (createPeriscope shares it with the search tools, which filter results by it). */
+  domains: DomainPolicy;
   /** The caller's own checks (`CreatePeriscopeOptions.egressChecks`), run after the built-in ones. */
   extra?: readonly EgressCheck[] | undefined;
 }
@@ -26,5 +29,5 @@ export interface EgressCheckSettings {
  * 6. the caller's own (`extra`)
  */
 export function createEgressChecks(settings: EgressCheckSettings): EgressCheck[] {
-  return [...(settings.extra ?? [])];
+  return [createDomainCheck(settings.domains), ...(settings.extra ?? [])];
 }
