@@ -1,5 +1,6 @@
 import type { PeriscopeConfig } from '../config/schema.ts';
 import type { LazyStore } from '../policy/lazy-store.ts';
+import { createDomainCheck, type DomainPolicy } from './domain-check.ts';
 import type { EgressCheck } from './egress-check.ts';
 import { createSecretCheck } from './secret-check.ts';
 import { createSeenUrlCheck } from './seen-url-check.ts';
@@ -10,6 +11,8 @@ export interface EgressCheckSettings {
   store: LazyStore;
   /** Environment (secret scanning reads the names and values of KEY/TOKEN/SECRET/PASSWORD variables). */
   env: NodeJS.ProcessEnv;
+  /** `egress.domains`, compiled (createPeriscope shares it with the search tools, which filter results by it). */
+  domains: DomainPolicy;
   /** The caller's own checks (`CreatePeriscopeOptions.egressChecks`), run after the built-in ones. */
   extra?: readonly EgressCheck[] | undefined;
 }
@@ -33,6 +36,7 @@ export function createEgressChecks(settings: EgressCheckSettings): EgressCheck[]
   const { secretScan } = config.egress;
   return [
     ...(secretScan.enabled ? [createSecretCheck({ config, env, entropy: secretScan.entropy })] : []),
+    createDomainCheck(settings.domains),
     ...(config.egress.seenUrlsOnly ? [createSeenUrlCheck({ store })] : []),
     ...(settings.extra ?? []),
   ];

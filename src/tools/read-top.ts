@@ -61,6 +61,7 @@ export async function readTopResults(
     ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.egress === undefined ? {} : { egress: options.egress }),
   };
   const read = await Promise.all(
     results.slice(0, count).map(async (result): Promise<WebSearchResult> => {
@@ -69,7 +70,10 @@ export async function readTopResults(
         return { ...result, readError: { code: 'NOT_CONFIGURED', message } };
       }
       // A result URL is one the task saw (egress.seenUrlsOnly), though this search has not finished recording it.
-      const egress = { ...options.egress, seenUrls: [...(options.egress?.seenUrls ?? []), result.url] };
+      const egress = {
+        ...callOptions.egress,
+        seenUrls: [...(callOptions.egress?.seenUrls ?? []), result.url],
+      };
       const page = await readPage(
         { url: result.url, query: request.query, maxChars },
         { ...callOptions, egress },

@@ -7,6 +7,7 @@ import {
   ListToolsRequestSchema,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { EgressOptions } from '../../egress/egress-check.ts';
 import type { Tool, ToolProgress } from '../../tools/tool.ts';
 import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
 import { mcpToolDefinition, toCallToolResult } from './mapping.ts';
@@ -24,6 +25,8 @@ export interface McpServerOptions {
   tools: readonly Tool[];
   /** The principal for limits and credits. */
   agentId: string;
+  /** The caller's egress narrowing (a gateway key's domains); only ever narrows the deployment's. */
+  egress?: EgressOptions | undefined;
   /** The repeat-throttle scope when the transport has no session id (stdio). Default: a fresh id per server. */
   sessionId?: string;
   /** After every call: logs, metrics. */
@@ -76,7 +79,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         signal: extra.signal,
         agentId,
         sessionId,
-        ...taskUrlsOf(extra),
+        ...egressOf(options.egress, extra),
         ...(progress ? { onProgress: (update: ToolProgress) => void progress.update(update) } : {}),
       })
       .catch((error: unknown) => toErrorResult(error, name)) // tools never reject; a wrapper might
@@ -97,22 +100,26 @@ export function createMcpServer(options: McpServerOptions): Server {
 export const TASK_URLS_META = 'periscope/taskUrls';
 
 /**
- * The task's own URLs for egress.seenUrlsOnly, from what the client program — not the model, which only writes
- * `arguments` — controls: the request's `_meta["periscope/taskUrls"]` (an array of URLs), and over HTTP the
- * `Periscope-Task-Urls` header (URLs separated by spaces), as the gateway's REST calls take it. Strings that are
- * not http(s) URLs are left out.
+ * A call's egress options: the caller's narrowing (a gateway key's), and the task's own URLs for
+ * egress.seenUrlsOnly from what the client program — not the model, which only writes `arguments` — controls: the
+ * request's `_meta["periscope/taskUrls"]` (an array of URLs), and over HTTP the `Periscope-Task-Urls` header (URLs
+ * separated by spaces), as the gateway's REST calls take it. Strings that are not http(s) URLs are left out.
  */
-function taskUrlsOf(extra: {
-  _meta?: Record<string, unknown> | undefined;
-  requestInfo?: { headers: Record<string, string | string[] | undefined> } | undefined;
-}): { egress?: { seenUrls: string[] } } {
+function egressOf(
+  egress: EgressOptions | undefined,
+  extra: {
+    _meta?: Record<string, unknown> | undefined;
+    requestInfo?: { headers: Record<string, string | string[] | undefined> } | undefined;
+  },
+): { egress?: EgressOptions } {
   const meta = extra._meta?.[TASK_URLS_META];
   const header = extra.requestInfo?.headers['periscope-task-urls'];
   const urls = [
     ...(Array.isArray(meta) ? meta.filter((url): url is string => typeof url === 'string') : []),
     ...[header ?? []].flat().flatMap((value) => value.split(/\s+/)),
   ].filter((url) => /^https?:\/\/\S+$/i.test(url));
-  return urls.length > 0 ? { egress: { seenUrls: urls.slice(0, 100) } } : {};
+  if (urls.length > 0) return { egress: { ...egress, seenUrls: urls.slice(0, 100) } };
+  return egress ? { egress } : {};
 }
 
 type SendNotification = (notification: ServerNotification) => Promise<void>;
