@@ -1,16 +1,14 @@
-// egress.secretScan over real sockets: each built-in search provider pointed at a stand-in on 127.0.0.1, an origin
-// for web_fetch, and the gateway. A query or URL carrying a secret never reaches them, and nothing of the secret
-// is in the refusal (message, details, output, display), the usage counters, the store, or the gateway's answer
-// and metrics.
+// egress.secretScan over real sockets: each built-in search provider pointed at a stand-in on 127.0.0.1, and an
+// origin for web_fetch. A query or URL carrying a secret never reaches them, and nothing of the secret is in the
+// refusal (message, details, output, display), the usage counters or the store. The gateway's answer and metrics:
+// test/egress-surfaces.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPeriscope, type Periscope, type ToolResult } from '../index.ts';
 import { BUILT_IN_PROVIDERS } from '../search/providers/registry.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
 import type { Store } from '../store/store.ts';
-import { createGateway } from '../surfaces/gateway/gateway.ts';
 import { fakeSecrets } from '../testing/fake-secrets.ts';
-import { httpCall } from '../testing/http-call.ts';
 import { errorOf, outcome } from '../testing/policy-harness.ts';
 import { jsonReply, startProviderStandIn } from '../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -184,34 +182,4 @@ describe('config', () => {
     assert.equal(standIn.calls.length, sent + 2);
     await entropy.close();
   });
-});
-
-test('the gateway answers a refused call without the secret, and its metrics hold none of it', async () => {
-  const periscope = createPeriscope(
-    {
-      search: { chain: ['brave'] },
-      providers: { brave: { apiKey: 'k', baseUrl: standIn.url, minIntervalMs: 0 } },
-      gateway: { port: 0 },
-    },
-    { env: {}, store: createMemoryStore() },
-  );
-  const gateway = createGateway({ periscope, version: '0.0.0-test' });
-  const { url } = await gateway.listen();
-  try {
-    const sent = standIn.calls.length;
-    const response = await httpCall(`${url}/v1/tools/web_search`, {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `deploy failed ${GITHUB_TOKEN}` }),
-    });
-    assert.equal(response.status, 200);
-    const body = response.json as ToolResult;
-    assertRefusedSilently(body, GITHUB_TOKEN, 'github-token');
-    assert.equal(body.display, 'web_search → POLICY_DENIED');
-    const metrics = await httpCall(`${url}/metrics`);
-    assert.ok(!leaks(metrics.text, GITHUB_TOKEN));
-    assert.equal(standIn.calls.length, sent);
-  } finally {
-    await gateway.close();
-    await periscope.close();
-  }
 });

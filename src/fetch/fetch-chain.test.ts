@@ -116,6 +116,8 @@ describe('fetch chain', () => {
       browserPath?: string;
       publicAddress?: string;
       allowPrivateNetwork?: string[];
+      /** `egress.secretScan.enabled` (default on, which refuses JWTs and passwords in URLs before the chain). */
+      secretScan?: boolean;
     } = {},
   ) {
     const backends = Object.fromEntries(
@@ -138,6 +140,7 @@ describe('fetch chain', () => {
           ...(extra.browserPath === undefined ? {} : { browser: { executablePath: extra.browserPath } }),
           backends,
         },
+        ...(extra.secretScan === false ? { egress: { secretScan: { enabled: false } } } : {}),
       },
       { env: {}, lookup: resolverFor(extra.publicAddress ?? PUBLIC_ADDRESS) },
     );
@@ -340,7 +343,8 @@ describe('fetch chain', () => {
       `${PUBLIC}/article?access_token=abc`,
       `${PUBLIC}/article?id=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig`,
     ]) {
-      const result = await open(['jina-reader', 'firecrawl', 'local']).fetch({ url });
+      // The chain's own guard, under the secret scan (which refuses the JWT before it: src/egress/secret-check.ts).
+      const result = await open(['jina-reader', 'firecrawl', 'local'], { secretScan: false }).fetch({ url });
       assert.equal(result.isError, false, `${url}: ${result.output}`);
       const attempts = attemptsOf(result.data);
       assert.deepEqual(summary(attempts), ['jina-reader:skipped', 'firecrawl:skipped', 'local:ok'], url);
@@ -395,7 +399,8 @@ describe('fetch chain', () => {
     const url = `http://user:hunter2@rivers.example/article`;
     const outcomes = [];
     for (const chain of [['jina-reader'], ['local', 'jina-reader'], ['jina-reader', 'local']]) {
-      const result = await open(chain).fetch({ url });
+      // The chain's own refusal, under the secret scan (POLICY_DENIED `secret` before it, by default).
+      const result = await open(chain, { secretScan: false }).fetch({ url });
       assert.equal(result.isError, true, `${chain.join(',')}: ${result.output}`);
       const error = (result.data as { error: ToolErrorData }).error;
       outcomes.push([error.code, error.message, error.details?.reason]);

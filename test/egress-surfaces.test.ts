@@ -1,23 +1,26 @@
-// The task's own URLs under egress.seenUrlsOnly, on each surface that takes them from the client program rather
-// than the model: the gateway's Periscope-Task-Urls header (REST and /mcp), MCP's _meta["periscope/taskUrls"], and
-// the URLs of the `ask` question.
+// The egress rules on the surfaces (src/egress/ has the rules themselves): the task's own URLs under
+// egress.seenUrlsOnly, taken from the client program rather than the model — the gateway's Periscope-Task-Urls header
+// (REST and /mcp), MCP's _meta["periscope/taskUrls"], the URLs of the `ask` question — and a secret refused by the
+// gateway without a trace of it in its answer or metrics.
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { runAgent } from '../agent/run-agent.ts';
-import { createPeriscope, type Periscope, type ToolResult } from '../index.ts';
-import { createHttpClient } from '../net/http-client.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
-import { createGateway, type Gateway } from '../surfaces/gateway/gateway.ts';
-import { mountMcp } from '../surfaces/gateway/mount-mcp.ts';
-import { createMcpServer, TASK_URLS_META } from '../surfaces/mcp/server.ts';
-import { type ChatRequestBody, sendChatReply, toolMessages } from '../testing/chat-stand-in.ts';
-import { httpCall } from '../testing/http-call.ts';
-import { outcome } from '../testing/policy-harness.ts';
-import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { runAgent } from '../src/agent/run-agent.ts';
+import { createPeriscope, type Periscope, type ToolResult } from '../src/index.ts';
+import { createHttpClient } from '../src/net/http-client.ts';
+import { createMemoryStore } from '../src/store/memory-store.ts';
+import { createGateway, type Gateway } from '../src/surfaces/gateway/gateway.ts';
+import { mountMcp } from '../src/surfaces/gateway/mount-mcp.ts';
+import { createMcpServer, TASK_URLS_META } from '../src/surfaces/mcp/server.ts';
+import { type ChatRequestBody, sendChatReply, toolMessages } from '../src/testing/chat-stand-in.ts';
+import { fakeSecrets } from '../src/testing/fake-secrets.ts';
+import { httpCall } from '../src/testing/http-call.ts';
+import { errorOf, outcome } from '../src/testing/policy-harness.ts';
+import { jsonReply, startProviderStandIn } from '../src/testing/provider-stand-in.ts';
+import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 
 const ARTICLE = `<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>${'High tide at Brest is at 06:12 and 18:40. '.repeat(12)}</p></article></body></html>`;
 
@@ -164,4 +167,38 @@ test('ask: the URLs of the question are the task; one the model makes up is refu
     ['ok', 'POLICY_DENIED'],
   );
   assert.equal(fetched('asked'), 1);
+});
+
+test('the gateway answers a call refused for a secret without it, and its metrics hold none of it', async () => {
+  const standIn = await startProviderStandIn(() => jsonReply({}));
+  const secret = fakeSecrets(31).find((each) => each.kind === 'github-token')?.text ?? '';
+  const searcher = createPeriscope(
+    {
+      search: { chain: ['brave'] },
+      providers: { brave: { apiKey: 'k', baseUrl: standIn.url, minIntervalMs: 0 } },
+      gateway: { port: 0 },
+    },
+    { env: {}, store: createMemoryStore() },
+  );
+  const gateway = createGateway({ periscope: searcher, version: '0.0.0-test' });
+  const { url } = await gateway.listen();
+  try {
+    const response = await httpCall(`${url}/v1/tools/web_search`, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `deploy failed ${secret}` }),
+    });
+    assert.equal(response.status, 200);
+    const result = response.json as ToolResult;
+    assert.equal(outcome(result), 'POLICY_DENIED');
+    assert.equal(errorOf(result).details?.reason, 'secret');
+    assert.equal(result.display, 'web_search → POLICY_DENIED');
+    const metrics = await httpCall(`${url}/metrics`);
+    assert.match(metrics.text, /POLICY_DENIED/);
+    for (const text of [response.text, metrics.text]) assert.ok(!text.includes(secret.slice(4, 14)), text);
+    assert.equal(standIn.calls.length, 0);
+  } finally {
+    await gateway.close();
+    await searcher.close();
+    await standIn.close();
+  }
 });
