@@ -3,7 +3,10 @@
 // (REST and /mcp), MCP's _meta["periscope/taskUrls"], the URLs of the `ask` question — and a secret refused by the
 // gateway without a trace of it in its answer or metrics.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,6 +24,7 @@ import { httpCall } from '../src/testing/http-call.ts';
 import { errorOf, outcome } from '../src/testing/policy-harness.ts';
 import { jsonReply, startProviderStandIn } from '../src/testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import { runCliInProcess } from './support/run-cli.ts';
 
 const ARTICLE = `<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>${'High tide at Brest is at 06:12 and 18:40. '.repeat(12)}</p></article></body></html>`;
 
@@ -200,5 +204,26 @@ test('the gateway answers a call refused for a secret without it, and its metric
     await gateway.close();
     await searcher.close();
     await standIn.close();
+  }
+});
+
+test('CLI: the URL given to `periscope fetch` is the task’s own; a secret in `periscope search` is refused', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'periscope-egress-cli-'));
+  try {
+    const flags = ['--allow-private-network', '127.0.0.1', '--seen-urls-only'];
+    const fetchedBefore = fetched('from-cli');
+    const read = await runCliInProcess(['fetch', page('from-cli'), ...flags], { cwd });
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /High tide at Brest/);
+    assert.equal(fetched('from-cli'), fetchedBefore + 1);
+    const secret = fakeSecrets(41).find((each) => each.kind === 'slack-token')?.text ?? '';
+    const searched = await runCliInProcess(['search', `why ${secret}`, '--json'], { cwd });
+    assert.notEqual(searched.code, 0);
+    assert.match(searched.stdout + searched.stderr, /POLICY_DENIED/);
+    // The result (stdout) holds none of it; stderr's start line echoes the query its user typed, as always.
+    assert.ok(!searched.stdout.includes(secret.slice(5, 15)), searched.stdout);
+    assert.match(searched.stderr, /web_search → POLICY_DENIED/);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
   }
 });

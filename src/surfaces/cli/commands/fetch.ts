@@ -122,7 +122,8 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
     ...egressOverrides(values),
   });
   const result = await withProgress(io, callHint({ name: 'web_fetch', input }), () =>
-    periscope.fetch(input as WebFetchInput, { agentId }),
+    // The person at the command line gave the URL: it is the task's own (egress.seenUrlsOnly).
+    periscope.fetch(input as WebFetchInput, { agentId, egress: { seenUrls: [url] } }),
   );
   await periscope.close();
   return printToolResult(io, result, { json: Boolean(values.json), render: forPeople, hint: errorHint });

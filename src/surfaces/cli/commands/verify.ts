@@ -116,7 +116,8 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
   });
   try {
     const result = await withProgress(io, `verify ${shortUrl(input.url)}`, () =>
-      periscope.verifyCitation(input as VerifyCitationInput, { agentId }),
+      // The person at the command line gave the URL: it is the task's own (egress.seenUrlsOnly).
+      periscope.verifyCitation(input as VerifyCitationInput, { agentId, egress: { seenUrls: [input.url] } }),
     );
     if (values.json) writeLine(io.stdout, JSON.stringify(result, null, 2));
     else writeLine(io.stdout, describeVerification(result));
