@@ -1,6 +1,7 @@
 import type { ReasonsByCode } from '../errors.ts';
 import type { ToolName } from '../tools/tool.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
+import type { SessionBudget } from './budget-check.ts';
 
 /** Why an egress check refused: POLICY_DENIED's `details.reason` (src/error-reasons.ts). */
 export type PolicyDeniedReason = ReasonsByCode['POLICY_DENIED'];
@@ -23,6 +24,8 @@ export const POLICY_DENIED_REASONS = [
 export interface EgressOptions {
   /** Domain patterns (`example.com`, `*.example.com`, `=www.example.com`) this caller narrows the call to. */
   domains?: { allow?: readonly string[] | undefined; block?: readonly string[] | undefined } | undefined;
+  /** The session budget this caller sets (calls per tool, credits); the tighter of it and `limits.session` holds. */
+  budget?: SessionBudget | undefined;
 }
 
 /** One tool call, as every egress check sees it before the call is counted, charged or run. */
@@ -36,6 +39,8 @@ export interface EgressCall {
   sessionId: string | undefined;
   /** The caller's own egress options (`ToolExecuteOptions.egress`). */
   options: EgressOptions;
+  /** The call this one is made for (`ToolExecuteOptions.parentCall`: a web_search's readTop reads). */
+  parent?: EgressCall | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { PeriscopeConfig } from '../config/schema.ts';
 import type { LazyStore } from '../policy/lazy-store.ts';
+import { createBudgetCheck } from './budget-check.ts';
 import type { EgressCheck } from './egress-check.ts';
 
 export interface EgressCheckSettings {
@@ -26,5 +27,8 @@ export interface EgressCheckSettings {
  * 6. the caller's own (`extra`)
  */
 export function createEgressChecks(settings: EgressCheckSettings): EgressCheck[] {
-  return [...(settings.extra ?? [])];
+  return [
+    createBudgetCheck({ limits: settings.config.limits, store: settings.store }),
+    ...(settings.extra ?? []),
+  ];
 }

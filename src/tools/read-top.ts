@@ -61,6 +61,7 @@ export async function readTopResults(
     ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.admittedCall === undefined ? {} : { parentCall: options.admittedCall }),
   };
   const read = await Promise.all(
     results.slice(0, count).map(async (result): Promise<WebSearchResult> => {
