@@ -255,6 +255,7 @@ export { loadConfig, validateConfig } from './config/load-config.ts';
 export type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 export type { ExtractedPage, ExtractPageInput } from './content/extract-page.ts';
 export type { ExtractMode } from './content/types.ts';
+export type { SessionBudget } from './egress/budget-check.ts';
 export type {
   EgressCall,
   EgressCheck,

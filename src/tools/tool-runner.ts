@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTurnQueue } from '../concurrency/turn-queue.ts';
+import type { EgressOptions } from '../egress/egress-check.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { Tool, ToolExecuteOptions } from './tool.ts';
 import { type ToolResult, toErrorResult } from './tool-result.ts';
@@ -25,6 +26,8 @@ export interface RunToolCallsOptions {
   session?: string;
   /** The principal limits and credits apply to. */
   agentId?: string;
+  /** The caller's egress narrowing for every call of the batch (a session budget: `{ budget: { maxCalls } }`). */
+  egress?: EgressOptions;
   /** Calls running at once. Default 4. */
   concurrency?: number;
   /** Aborts every call still running or waiting; each becomes an ABORTED result. */
@@ -94,6 +97,7 @@ async function runOne(
     const executeOptions: ToolExecuteOptions = { sessionId: scope.session };
     if (scope.signal) executeOptions.signal = scope.signal;
     if (options.agentId !== undefined) executeOptions.agentId = options.agentId;
+    if (options.egress !== undefined) executeOptions.egress = options.egress;
     const execution = tool.execute(parseArguments(call.input, call.name), executeOptions);
     return await (scope.signal ? untilAborted(execution, scope.signal, call.name) : execution);
   } catch (error) {
