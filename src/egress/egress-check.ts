@@ -15,6 +15,7 @@ export const POLICY_DENIED_REASONS = [
   'not-seen',
   'secret',
   'budget',
+  'hook',
 ] as const satisfies readonly PolicyDeniedReason[];
 
 /**

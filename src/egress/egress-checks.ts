@@ -1,5 +1,7 @@
 import type { PeriscopeConfig } from '../config/schema.ts';
+import type { HttpFetch } from '../net/types.ts';
 import type { LazyStore } from '../policy/lazy-store.ts';
+import { type BeforeCallHook, createBeforeCallCheck } from './before-call-check.ts';
 import { createBudgetCheck } from './budget-check.ts';
 import type { EgressCheck } from './egress-check.ts';
 
@@ -9,6 +11,10 @@ export interface EgressCheckSettings {
   store: LazyStore;
   /** Environment (secret scanning reads the names and values of KEY/TOKEN/SECRET/PASSWORD variables). */
   env: NodeJS.ProcessEnv;
+  /** The guarded client (the beforeCall webhook is asked through it). */
+  httpFetch: HttpFetch;
+  /** The library's hook (`CreatePeriscopeOptions.beforeCall`). */
+  beforeCall?: BeforeCallHook | undefined;
   /** The caller's own checks (`CreatePeriscopeOptions.egressChecks`), run after the built-in ones. */
   extra?: readonly EgressCheck[] | undefined;
 }
@@ -27,8 +33,15 @@ export interface EgressCheckSettings {
  * 6. the caller's own (`extra`)
  */
 export function createEgressChecks(settings: EgressCheckSettings): EgressCheck[] {
+  const { config } = settings;
+  const beforeCall = createBeforeCallCheck({
+    hook: settings.beforeCall,
+    webhook: config.egress.beforeCallWebhook,
+    httpFetch: settings.httpFetch,
+  });
   return [
-    createBudgetCheck({ limits: settings.config.limits, store: settings.store }),
+    createBudgetCheck({ limits: config.limits, store: settings.store }),
+    ...(beforeCall ? [beforeCall] : []),
     ...(settings.extra ?? []),
   ];
 }

@@ -148,6 +148,12 @@ const POLICY_DENIED_SENTENCES: Record<ReasonsByCode['POLICY_DENIED'], Sentence> 
     final:
       "This session's budget for this tool is used up; retrying will not help, answer from what you already have.",
   },
+  hook: {
+    retryable:
+      'The person or program overseeing these calls refused this one (the reason follows); retry once later, or answer from what you already have.',
+    final:
+      'The person or program overseeing these calls refused this one (the reason follows); retrying will not help, and do not try to get around it: follow the reason, or answer from what you already have.',
+  },
 };
 
 /** Sentences for one provider's failure, where its own wording helps more than the generic one. */
