@@ -9,6 +9,7 @@ import { toHttpClientOptions } from './config/network-options.ts';
 import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 import { type ExtractedPage, type ExtractPageInput, extractPage } from './content/extract-page.ts';
 import type { BeforeCallHook } from './egress/before-call-check.ts';
+import { createDomainPolicy } from './egress/domain-check.ts';
 import type { EgressCheck } from './egress/egress-check.ts';
 import { createEgressChecks } from './egress/egress-checks.ts';
 import { createEgressGate } from './egress/egress-gate.ts';
@@ -109,9 +110,11 @@ export function createPeriscope(
   // A library config without store.url keeps its state in memory; loadConfig (the CLI) defaults to SQLite.
   const state = createLazyStore(options.store ?? validated.store.url ?? 'memory:');
   // Where agent traffic may go, decided in one place before anything leaves: src/egress/egress-gate.ts.
+  const domainPolicy = createDomainPolicy(validated.egress.domains);
   const egress = createEgressGate(
     createEgressChecks({
       config: validated,
+      domains: domainPolicy,
       store: state,
       env: options.env ?? process.env,
       httpFetch,
@@ -182,6 +185,7 @@ export function createPeriscope(
       config: validated.search,
       chain,
       cache: policy.cacheFor('web_search', searchFingerprintOf),
+      domains: domainPolicy,
       // readTop reads each page through web_fetch as guarded here: every read is a call under the policy.
       readPage: fetchPage,
     }),
@@ -191,6 +195,7 @@ export function createPeriscope(
       config: validated.search,
       chain,
       cache: policy.cacheFor('image_search', searchFingerprintOf),
+      domains: domainPolicy,
     }),
   );
   const switches = validated.tools;

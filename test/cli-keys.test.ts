@@ -43,3 +43,32 @@ test('keys create --note: cut to 200 characters, as the admin API does', async (
   assert.equal(shown.note, 'n'.repeat(200));
   assert.equal(shown.hash, undefined);
 });
+
+test('keys create --allow-domain / --block-domain: kept normalised, listed; a bad pattern is exit 2, one line', async () => {
+  const created = await run([
+    'create',
+    '--agent',
+    'narrow',
+    '--allow-domain',
+    'Bücher.example',
+    '--allow-domain',
+    'docs.example',
+    '--block-domain',
+    '*.ads.docs.example',
+    '--json',
+  ]);
+  assert.equal(created.code, 0, created.stderr);
+  const shown = JSON.parse(created.stdout) as { domains: unknown };
+  assert.deepEqual(shown.domains, {
+    allow: ['xn--bcher-kva.example', 'docs.example'],
+    block: ['*.ads.docs.example'],
+  });
+  const listed = await run(['list']);
+  assert.match(listed.stdout, /only xn--bcher-kva\.example, docs\.example; not \*\.ads\.docs\.example/);
+  const bad = await run(['create', '--agent', 'narrow', '--allow-domain', 'docs.example:443']);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(
+    bad.stderr.trimEnd(),
+    /^periscope: allowDomains: "docs\.example:443" is not a domain pattern: leave the port out$/,
+  );
+});

@@ -637,3 +637,24 @@ test('a reader that closes the pipe early ends the command quietly: no stack, ex
     assert.doesNotMatch(result.stderr, /EPIPE|\n\s+at /);
   }
 });
+
+test('--block-domain and --allow-domain (egress.domains): a refused domain is exit 1, POLICY_DENIED, never asked', async () => {
+  const before = server.calls.length;
+  const blocked = await run(['fetch', `${server.url}/tides`, ...OPEN, '--block-domain', '127.0.0.1']);
+  assertFetchFailure(
+    blocked,
+    'POLICY_DENIED',
+    /^periscope: web_fetch 127\.0\.0\.1 was refused: the deployment blocks 127\.0\.0\.1$/,
+  );
+  const unlisted = await run(['fetch', `${server.url}/tides`, ...OPEN, '--allow-domain', 'docs.example']);
+  assertFetchFailure(unlisted, 'POLICY_DENIED', /the deployment allows only docs\.example$/);
+  assert.equal(server.calls.length, before);
+  const allowed = await run(['fetch', `${server.url}/tides`, ...OPEN, '--allow-domain', '127.0.0.1']);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  const malformed = await run(['fetch', `${server.url}/tides`, '--allow-domain', 'https://docs.example/']);
+  assert.equal(malformed.code, 2, malformed.stderr);
+  assert.match(
+    malformed.stderr,
+    /egress\.domains\.allow\.0: "https:\/\/docs\.example\/" is not a domain pattern/,
+  );
+});

@@ -28,7 +28,7 @@ export const egressSchema = z
           'Domain patterns calls may never reach (same forms as `allow`); a block wins over an allow.',
         ),
         assets: domainList(
-          'Domains a page fetched in the browser back-end may load sub-resources (scripts, styles, XHR) from besides the allowed ones (a CDN); never pages of their own. `block` still wins.',
+          "Domains a page fetched in the browser back-end may load sub-resources (scripts, styles, XHR) from although `allow` or `block` would refuse them (a CDN): the operator's exception, for sub-resources only, never pages; an API key's or a call's block still applies.",
         ),
       })
       .prefault({})

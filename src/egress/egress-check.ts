@@ -94,7 +94,10 @@ export interface EgressCheck {
     request: EgressRequest,
     call: EgressCall,
   ): EgressDenial | undefined | Promise<EgressDenial | undefined>;
-  /** After the call ran (any result, errors included): record what it saw (seen URLs), settle what it held (credits). */
+  /**
+   * After the call ran (any result, errors included), as the caller gets it (after the credit commit or refund:
+   * `data.creditsSpent` when credits are on): record what it saw (seen URLs), settle what it held (a budget).
+   */
   afterCall?(call: EgressCall, result: ToolResult): void | Promise<void>;
 }
 

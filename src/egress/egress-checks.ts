@@ -3,6 +3,7 @@ import type { HttpFetch } from '../net/types.ts';
 import type { LazyStore } from '../policy/lazy-store.ts';
 import { type BeforeCallHook, createBeforeCallCheck } from './before-call-check.ts';
 import { createBudgetCheck } from './budget-check.ts';
+import { createDomainCheck, type DomainPolicy } from './domain-check.ts';
 import type { EgressCheck } from './egress-check.ts';
 
 export interface EgressCheckSettings {
@@ -11,6 +12,8 @@ export interface EgressCheckSettings {
   store: LazyStore;
   /** Environment (secret scanning reads the names and values of KEY/TOKEN/SECRET/PASSWORD variables). */
   env: NodeJS.ProcessEnv;
+  /** `egress.domains`, compiled (createPeriscope shares it with the search tools, which filter results by it). */
+  domains: DomainPolicy;
   /** The guarded client (the beforeCall webhook is asked through it). */
   httpFetch: HttpFetch;
   /** The library's hook (`CreatePeriscopeOptions.beforeCall`). */
@@ -40,6 +43,7 @@ export function createEgressChecks(settings: EgressCheckSettings): EgressCheck[]
     httpFetch: settings.httpFetch,
   });
   return [
+    createDomainCheck(settings.domains),
     createBudgetCheck({ limits: config.limits, store: settings.store }),
     ...(beforeCall ? [beforeCall] : []),
     ...(settings.extra ?? []),

@@ -24,7 +24,17 @@ export interface ApiKeyRecord {
   revokedAt?: string;
   /** The rate limit this key's calls get, when it has its own (`--rate 60/min`). */
   rate?: RateSetting;
+  /**
+   * The domains this key's calls are narrowed to (`--allow-domain`, `--block-domain`): only ever narrower than the
+   * deployment's `egress.domains` (src/egress/domain-check.ts), normalised patterns.
+   */
+  domains?: KeyDomains;
   note?: string;
+}
+
+export interface KeyDomains {
+  allow?: string[];
+  block?: string[];
 }
 
 export interface RateSetting {
@@ -36,6 +46,7 @@ export interface CreateKeyOptions {
   agent: string;
   admin?: boolean;
   rate?: RateSetting;
+  domains?: KeyDomains;
   note?: string;
 }
 
@@ -74,6 +85,7 @@ export async function createApiKey(
     hash: hashKey(key),
     createdAt: new Date().toISOString(),
     ...(options.rate ? { rate: options.rate } : {}),
+    ...(options.domains ? { domains: options.domains } : {}),
     ...(options.note ? { note: options.note } : {}),
   };
   await store.set(recordKey(id), record);

@@ -1,3 +1,4 @@
+import { formatDomainPattern, parseDomainPattern } from '../egress/domain-pattern.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { InputConstraint } from '../input-issue.ts';
 import type { CreditAccounts } from '../policy/credit-accounts.ts';
@@ -6,6 +7,7 @@ import {
   type ApiKeyRecord,
   checkAgentId,
   createApiKey,
+  type KeyDomains,
   listApiKeys,
   parseRate,
   type RateSetting,
@@ -24,6 +26,13 @@ export interface CreateKeyInput {
   rate?: string | RateSetting;
   /** May create and revoke keys and grant credits over HTTP. Default false. */
   admin?: boolean;
+  /**
+   * Domain patterns the key's calls may reach (`example.com`, `*.example.com`, `=www.example.com`): narrows the
+   * deployment's `egress.domains.allow`, never widens it.
+   */
+  allowDomains?: readonly string[];
+  /** Domain patterns the key's calls may never reach, on top of the deployment's `egress.domains.block`. */
+  blockDomains?: readonly string[];
   /** A label shown by `keys list`; cut to 200 characters. */
   note?: string;
 }
@@ -55,10 +64,12 @@ export function createKeyAccounts(store: { get(): Promise<Store> }, credits: Cre
       const granted = checkCredits(input.credits);
       const rate = typeof input.rate === 'string' ? parseRate(input.rate) : input.rate;
       const note = typeof input.note === 'string' ? input.note.slice(0, MAX_NOTE_CHARS) : undefined;
+      const domains = checkDomains(input.allowDomains, input.blockDomains);
       const { key, record } = await createApiKey(await store.get(), {
         agent,
         admin: input.admin === true,
         ...(rate ? { rate } : {}),
+        ...(domains ? { domains } : {}),
         ...(note ? { note } : {}),
       });
       const balance = granted === 0 ? undefined : (await credits.grant(agent, granted)).balanceAfter;
@@ -76,6 +87,29 @@ export function createKeyAccounts(store: { get(): Promise<Store> }, credits: Cre
 function withoutHash(record: ApiKeyRecord): ApiKeyInfo {
   const { hash: _hash, ...shown } = record;
   return shown;
+}
+
+/** The key's domain lists, each pattern checked and normalised; undefined when both are empty. */
+function checkDomains(allow: unknown, block: unknown): KeyDomains | undefined {
+  const list = (value: unknown, field: 'allowDomains' | 'blockDomains'): string[] => {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value))
+      throw new PeriscopeError('INVALID_INPUT', `${field} must be a list of domain patterns`, {
+        details: { field, constraint: { kind: 'type', expected: 'array' } },
+      });
+    return value.map((text) => {
+      const parsed = parseDomainPattern(String(text));
+      if ('error' in parsed)
+        throw new PeriscopeError('INVALID_INPUT', `${field}: ${parsed.error}`, { details: { field } });
+      return formatDomainPattern(parsed);
+    });
+  };
+  const domains: KeyDomains = {};
+  const allowed = list(allow, 'allowDomains');
+  const blocked = list(block, 'blockDomains');
+  if (allowed.length > 0) domains.allow = allowed;
+  if (blocked.length > 0) domains.block = blocked;
+  return allowed.length + blocked.length > 0 ? domains : undefined;
 }
 
 function checkCredits(credits: unknown): number {

@@ -100,7 +100,6 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     }
     // 6–7. The tool: its cache (with single flight) and its chain.
     const result = await tool.execute(rawInput, { ...options, admittedCall });
-    await pass.settle(result);
     // 8. Commit (keep the charge) or refund.
     let spent = reservation?.cost ?? 0;
     const error = errorOf(result);
@@ -118,6 +117,8 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       if (result.display)
         result.display += spent > 0 ? ` · ${spent} credit${spent === 1 ? '' : 's'}` : ' · refunded';
     }
+    // The egress checks see the result as the caller gets it (what it cost: `data.creditsSpent`).
+    await pass.settle(result);
     // 9. Usage.
     await count(agentId, tool.name, result, spent);
     return result;

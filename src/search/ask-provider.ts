@@ -5,6 +5,8 @@ import { shouldFallback } from './chain-errors.ts';
 import type { HealthSync } from './health-store.ts';
 import type { ProviderState } from './provider-state.ts';
 import type { SearchKind } from './search-kind.ts';
+import { createResultFilter, describeDomains, withSiteOperators } from './site-filter.ts';
+import type { SearchDomains, SearchProvider } from './types.ts';
 
 /** The last provider left is waited for this long when its queue is long (others are skipped after timeoutMs). */
 const LAST_PROVIDER_QUEUE_MS = 60_000;
@@ -24,11 +26,64 @@ export type Answer<RESULT> =
   | { id: string; results: RESULT[]; warnings: string[] }
   | { failure: PeriscopeError };
 
+/** What the chain needs of a request: its count, and the query and domains a site filter works on. */
+export interface ChainRequest {
+  count: number;
+  query: string;
+  domains?: SearchDomains | undefined;
+}
+
+interface SiteFilter<REQUEST> {
+  /** The request the provider is sent: with `site:` operators written into the query, for a `query` provider. */
+  request: REQUEST;
+  /** Whether a result's URL passes the rules; undefined when there are none. */
+  keeps: ((url: unknown) => boolean) | undefined;
+  /** What to say when results were dropped. */
+  warnings(dropped: number, given: number): string[];
+}
+
+/**
+ * The egress domain rules for one provider (issue 17): a `request` provider is handed them in the request, a
+ * `query` provider gets `site:` operators in its query (when they fit), and every provider's results are kept to
+ * the rules. A warning says when results were dropped, and whether the provider could filter itself.
+ */
+function siteFilterFor<REQUEST extends ChainRequest, RESULT>(
+  kind: SearchKind<REQUEST, RESULT>,
+  provider: SearchProvider,
+  request: REQUEST,
+): SiteFilter<REQUEST> {
+  const { domains } = request;
+  if (domains === undefined || (domains.allow.length === 0 && domains.block.length === 0))
+    return { request, keeps: undefined, warnings: () => [] };
+  let filtered = provider.siteFilter === 'request';
+  let asked = request;
+  if (provider.siteFilter === 'query') {
+    const query = withSiteOperators(provider, kind.name, request.query, domains);
+    if (query !== undefined) {
+      asked = { ...request, query };
+      filtered = true;
+    }
+  }
+  const rules = describeDomains(domains);
+  return {
+    request: asked,
+    keeps: createResultFilter(domains),
+    warnings: (dropped, given) => {
+      if (dropped === 0) return [];
+      return [
+        filtered
+          ? `${provider.id} returned ${dropped} of ${given} results outside the allowed domains (${rules}); they were dropped`
+          : `${provider.id} cannot filter by domain itself: ${dropped} of ${given} results were outside the allowed domains (${rules}) and were dropped, so fewer came back`,
+      ];
+    },
+  };
+}
+
 /**
  * Ask one provider: wait for its turn, call it, normalise what it gave, mark its health and record the attempt.
  * Its failure when the next may be asked; throws otherwise (a refused query, a blocked URL, the caller's abort).
  */
-export async function askProvider<REQUEST extends { count: number }, RESULT>(
+export async function askProvider<REQUEST extends ChainRequest, RESULT>(
   kind: SearchKind<REQUEST, RESULT>,
   state: ProviderState,
   request: REQUEST,
@@ -38,6 +93,7 @@ export async function askProvider<REQUEST extends { count: number }, RESULT>(
   const { signal, attempts, healthSync, timeoutMs } = context;
   const id = state.provider.id;
   const call = kind.call(state.provider) as NonNullable<ReturnType<typeof kind.call>>;
+  const filter = siteFilterFor(kind, state.provider, request);
   const started = performance.now();
   try {
     const { value, queuedMs } = await runAttempt(
@@ -50,13 +106,11 @@ export async function askProvider<REQUEST extends { count: number }, RESULT>(
         timeoutMs,
         maxQueueMs: isLast ? Math.max(timeoutMs, LAST_PROVIDER_QUEUE_MS) : timeoutMs,
       },
-      (providerContext) => call.call(state.provider, request, providerContext),
+      (providerContext) => call.call(state.provider, filter.request, providerContext),
     );
-    const normalised = kind.normalise(
-      Array.isArray(value?.results) ? value.results : [],
-      request.count,
-      state,
-    );
+    const given = Array.isArray(value?.results) ? value.results : [];
+    const kept = filter.keeps ? given.filter((result) => filter.keeps?.(kind.resultUrl(result))) : given;
+    const normalised = kind.normalise(kept, request.count, state);
     const { results } = normalised;
     const saving = healthSync.save(state, state.health.recordSuccess(value?.quota), value?.quota);
     if (saving) await saving;
@@ -67,7 +121,11 @@ export async function askProvider<REQUEST extends { count: number }, RESULT>(
       ...(queuedMs >= 1 ? { queuedMs: Math.round(queuedMs) } : {}),
       results: results.length,
     });
-    const warnings = [...(Array.isArray(value?.warnings) ? value.warnings : []), ...normalised.warnings];
+    const warnings = [
+      ...(Array.isArray(value?.warnings) ? value.warnings : []),
+      ...normalised.warnings,
+      ...filter.warnings(given.length - kept.length, given.length),
+    ];
     return { id, results, warnings };
   } catch (thrown) {
     const error = toPeriscopeError(thrown);

@@ -1,5 +1,5 @@
 import type { PeriscopeError } from '../errors.ts';
-import { type AskContext, askProvider } from './ask-provider.ts';
+import { type AskContext, askProvider, type ChainRequest } from './ask-provider.ts';
 import type { SearchAttempt } from './attempt.ts';
 import { allFailed, forcedFailure, sortAttempts } from './chain-errors.ts';
 import { mergeByRank } from './merge-results.ts';
@@ -28,7 +28,7 @@ export interface RunChainSettings {
  * answered (or `fanout` is 1), the rest one by one until one answers. ALL_FAILED (or the forced provider's own
  * failure) when none does.
  */
-export async function runChain<REQUEST extends { count: number }, RESULT>(
+export async function runChain<REQUEST extends ChainRequest, RESULT>(
   kind: SearchKind<REQUEST, RESULT>,
   request: REQUEST,
   usable: readonly ProviderState[],

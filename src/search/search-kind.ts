@@ -25,6 +25,8 @@ export interface SearchKind<REQUEST, RESULT> {
     state: ProviderState,
   ): { results: RESULT[]; warnings: string[] };
   key(result: RESULT): string | undefined;
+  /** The URL the egress domain rules judge a result by: a web result's, the page an image is on (else the image). */
+  resultUrl(result: RESULT): unknown;
 }
 
 export const webSearchKind: SearchKind<SearchRequest, SearchResult> = {
@@ -32,6 +34,7 @@ export const webSearchKind: SearchKind<SearchRequest, SearchResult> = {
   call: (provider) => provider.search,
   normalise: (results, count) => ({ results: normaliseWebResults(results, count), warnings: [] }),
   key: webResultKey,
+  resultUrl: (result) => result?.url,
 };
 
 /** Image results on private addresses are dropped unless the network policy (network.allowPrivateNetwork) opens them. */
@@ -48,5 +51,6 @@ export function imageSearchKind(
         provider: state.provider.id,
       }),
     key: imageResultKey,
+    resultUrl: (result) => result?.sourceUrl ?? result?.imageUrl,
   };
 }

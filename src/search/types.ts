@@ -4,6 +4,19 @@ export type { ProviderContext, ProviderSettings, QuotaInfo } from '../services/t
 
 export type Freshness = 'day' | 'week' | 'month' | 'year';
 
+/**
+ * The domains a search's results may come from (the egress domain policy: the deployment's, the API key's and the
+ * call's, intersected), as patterns: `example.com` (with subdomains), `*.example.com` (subdomains only),
+ * `=www.example.com` (that host only), lower-case punycode. The chain keeps only results that pass; a provider that
+ * can filter by site (`SearchProvider.siteFilter`) is asked to, so fewer results are lost.
+ */
+export interface SearchDomains {
+  /** Results only from these; empty: from any domain not blocked. */
+  allow: readonly string[];
+  /** Never from these. */
+  block: readonly string[];
+}
+
 /** One web search, already validated and normalised by the tool. */
 export interface SearchRequest {
   query: string;
@@ -14,6 +27,8 @@ export interface SearchRequest {
   region?: string | undefined;
   /** Language code, e.g. `en`, `de`. */
   language?: string | undefined;
+  /** The egress domain rules; absent: none. */
+  domains?: SearchDomains | undefined;
 }
 
 export interface ImageSearchRequest {
@@ -22,6 +37,8 @@ export interface ImageSearchRequest {
   size?: 'small' | 'medium' | 'large' | 'wallpaper' | undefined;
   type?: 'photo' | 'clipart' | 'gif' | 'transparent' | 'line' | undefined;
   layout?: 'square' | 'tall' | 'wide' | undefined;
+  /** The egress domain rules (kept by the page an image is on); absent: none. */
+  domains?: SearchDomains | undefined;
 }
 
 /** A web result as the provider gave it; the chain normalises (tags, entities, whitespace, dates, URLs). */
@@ -81,6 +98,13 @@ export interface SearchProvider {
    * turn, no mark on its health) and the next one is asked. No limit for a kind left out.
    */
   readonly queryLimits?: { readonly web?: QueryLimit; readonly images?: QueryLimit };
+  /**
+   * How it filters results by domain (`request.domains`): `request`: it sends them in its own request (Tavily
+   * `include_domains`, Exa `includeDomains`, a `site` parameter); `query`: its engine documents `site:` and
+   * `-site:` operators, which the chain writes into the query. Absent: it cannot; the chain's filter alone keeps
+   * results to the allowed domains, and `warnings` says when that dropped some.
+   */
+  readonly siteFilter?: 'request' | 'query';
   /** Whether the settings are enough to call it (a key, or a baseUrl for SearXNG). */
   isConfigured(settings: ProviderSettings): boolean;
   search?(request: SearchRequest, context: ProviderContext): Promise<ProviderResponse<SearchResult>>;

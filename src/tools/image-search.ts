@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
 import { wrapUntrusted } from '../content/untrusted-envelope.ts';
+import type { DomainPolicy } from '../egress/domain-check.ts';
 import type { ProviderAttempt } from '../errors.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { ImageResult } from '../search/types.ts';
+import { domainInputFields } from './domain-input.ts';
 import { createSearchTool } from './search-tool.ts';
 import type { Tool } from './tool.ts';
 import type { ToolCache } from './tool-cache.ts';
@@ -14,6 +16,7 @@ export const imageSearchInputSchema = z.object({
   size: z.enum(['small', 'medium', 'large', 'wallpaper']).optional().describe('Image size.'),
   type: z.enum(['photo', 'clipart', 'gif', 'transparent', 'line']).optional().describe('Kind of image.'),
   layout: z.enum(['square', 'tall', 'wide']).optional().describe('Aspect of the image.'),
+  ...domainInputFields,
 });
 
 export type ImageSearchInput = z.input<typeof imageSearchInputSchema>;
@@ -39,6 +42,8 @@ export interface ImageSearchToolSettings {
   chain: SearchChain;
   /** Results kept between calls (the store), with single flight; none when caching is off. */
   cache?: ToolCache | undefined;
+  /** The deployment's domain policy (`egress.domains`); results are kept to it and the call's own lists. */
+  domains?: DomainPolicy | undefined;
 }
 
 /**
@@ -86,5 +91,6 @@ export function createImageSearchTool(
     ask: (request, options) => chain.searchImages(request, options),
     format: (query, answer) => formatImageResults(query, answer.provider, answer.results, answer.warnings),
     cache: settings.cache,
+    domains: settings.domains,
   });
 }

@@ -60,6 +60,7 @@ export async function readTopResults(
     ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.egress === undefined ? {} : { egress: options.egress }),
     ...(options.admittedCall === undefined ? {} : { parentCall: options.admittedCall }),
   };
   const read = await Promise.all(

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { callRules, type DomainPolicy } from '../egress/domain-check.ts';
+import { isEmptyRules, rulesToLists } from '../egress/domain-rules.ts';
+import { egressCall } from '../egress/egress-gate.ts';
 import { isPeriscopeError, type ProviderAttempt, type ToolErrorData } from '../errors.ts';
 import type { ChainCallOptions, ChainResult } from '../search/chain.ts';
 import { searchCacheKey } from './search-cache-key.ts';
@@ -40,6 +43,11 @@ export interface SearchToolDefinition<
   /** Results kept between calls (the store), with single flight; none when caching is off. */
   cache?: ToolCache | undefined;
   /**
+   * The deployment's domain policy (`egress.domains`): with the caller's and the input's (`allowedDomains`,
+   * `blockedDomains`), the domains results may come from (`request.domains`). None: no rules.
+   */
+  domains?: DomainPolicy | undefined;
+  /**
    * After the answer, never cached with it: the results completed with what was read from them (web_search's
    * `readTop`), and a few words for the display line (`read 3 pages`).
    */
@@ -70,15 +78,19 @@ export function createSearchTool<INPUT extends { query: string }, REQUEST extend
       try {
         const input = validateInput(inputSchema, rawInput, name);
         display = searchStartLine(kind, input.query);
-        const request = definition.request(input);
+        const rules = definition.domains && callRules(definition.domains, egressCall(name, input, options));
+        const domains = rules && !isEmptyRules(rules) ? rulesToLists(rules) : undefined;
+        const request = { ...definition.request(input), ...(domains ? { domains } : {}) };
         const { value: answer, cached } = await readThrough(
           definition.cache,
           searchCacheKey(request, options.provider),
           () => definition.ask(request, { signal: options.signal, provider: options.provider }),
           { agentId: options.agentId, signal: options.signal },
         );
+        // Pages read from the results go no further than the results may: the rules as one layer.
+        const readOptions = domains ? { ...options, egress: { ...options.egress, domains } } : options;
         const read = definition.readResults
-          ? await definition.readResults(input, answer.results, options)
+          ? await definition.readResults(input, answer.results, readOptions)
           : { results: answer.results };
         const elapsedMs = Math.round(performance.now() - started);
         const data: SearchToolData<RESULT> = {

@@ -284,6 +284,8 @@ test('tools list and switches: web_search and image_search carry JSON Schemas an
     required: string[];
   };
   assert.deepEqual(Object.keys(schema.properties).sort(), [
+    'allowedDomains',
+    'blockedDomains',
     'count',
     'freshness',
     'language',

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
 import { wrapUntrusted } from '../content/untrusted-envelope.ts';
+import type { DomainPolicy } from '../egress/domain-check.ts';
 import type { ProviderAttempt } from '../errors.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { SearchResult } from '../search/types.ts';
+import { domainInputFields } from './domain-input.ts';
 import { type ReadPage, readLines, readTopNote, readTopResults, type WebSearchResult } from './read-top.ts';
 import { createSearchTool } from './search-tool.ts';
 import type { Tool } from './tool.ts';
@@ -52,6 +54,7 @@ export const webSearchInputSchema = z.object({
     .describe(
       'With readTop: most characters of passages from all pages read together (default 2000 per page).',
     ),
+  ...domainInputFields,
 });
 
 export type WebSearchInput = z.input<typeof webSearchInputSchema>;
@@ -81,6 +84,8 @@ export interface WebSearchToolSettings {
   chain: SearchChain;
   /** Results kept between calls (the store), with single flight; none when caching is off. */
   cache?: ToolCache | undefined;
+  /** The deployment's domain policy (`egress.domains`); results are kept to it and the call's own lists. */
+  domains?: DomainPolicy | undefined;
   /** How `readTop` reads a page: web_fetch with `query`, as the deployment guards it. None: reads fail, said so. */
   readPage?: ReadPage | undefined;
 }
@@ -135,5 +140,6 @@ export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSe
       ),
     format: (query, answer) => formatWebResults(query, answer.provider, answer.results),
     cache: settings.cache,
+    domains: settings.domains,
   });
 }

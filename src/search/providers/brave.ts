@@ -70,6 +70,7 @@ export const braveSearchProvider: SearchProvider = {
   keyEnv: KEY_ENV,
   minIntervalMs: 1_100,
   queryLimits: { web: { maxCharacters: 400, maxWords: 50 } },
+  siteFilter: 'query',
   isConfigured: hasApiKey,
 
   async search(request, context) {

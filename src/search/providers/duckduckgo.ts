@@ -320,6 +320,7 @@ export const duckduckgoSearchProvider: SearchProvider = {
   // No published limit; blocks follow rate. One request at a time, at least 1.5 s apart.
   minIntervalMs: 1_500,
   maxConcurrent: 1,
+  siteFilter: 'query',
   isConfigured: () => true,
   search,
   searchImages,

@@ -7,6 +7,7 @@ import {
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
 import { firstResults, freshnessDays, unsupported, webResult } from '../provider-results.ts';
+import { domainParams } from '../site-filter.ts';
 import type { SearchProvider } from '../types.ts';
 
 const ID = 'exa';
@@ -26,7 +27,8 @@ function snippetOf(item: Record<string, unknown>): string {
 /**
  * Exa: `POST /search` with `x-api-key`, `{query, numResults, type: "auto", contents: {highlights: true}}`. Freshness
  * becomes `startPublishedDate`, region `userLocation`; language is not a parameter (warning). Every response
- * reports its cost (`costDollars.total`), kept as `quota.note`. 401 invalid key, 402 credits used up, 429.
+ * reports its cost (`costDollars.total`), kept as `quota.note`. 401 invalid key, 402 credits used up, 429. The egress
+ * domains go in `includeDomains` / `excludeDomains` (FORMATS.md).
  *
  * minIntervalMs 110: `/search` allows 10 requests per second by default (exa.ai/docs/reference/rate-limits).
  */
@@ -34,6 +36,7 @@ export const exaSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 110,
+  siteFilter: 'request',
   isConfigured: hasApiKey,
 
   async search(request, context) {
@@ -53,6 +56,7 @@ export const exaSearchProvider: SearchProvider = {
         contents: { highlights: true },
         ...(since === undefined ? {} : { startPublishedDate: since }),
         ...(request.region === undefined ? {} : { userLocation: request.region.toUpperCase() }),
+        ...domainParams(request.domains, { include: 'includeDomains', exclude: 'excludeDomains' }),
       },
       secrets: [apiKey],
     });

@@ -9,6 +9,7 @@ import {
 } from '../../services/provider-http.ts';
 import { asRecord, records, stringSetting } from '../../services/provider-text.ts';
 import { firstResults, webResult } from '../provider-results.ts';
+import { oneSite } from '../site-filter.ts';
 import type { Freshness, ProviderSettings, SearchProvider } from '../types.ts';
 
 const ID = 'google-cse';
@@ -58,6 +59,7 @@ export const googleCseSearchProvider: SearchProvider = {
   keyEnv: KEY_ENV,
   minIntervalMs: 1_000,
   note: 'closed to new customers; existing keys work until 2027-01-01 (Google points to Vertex AI Search)',
+  siteFilter: 'request',
   isConfigured: (settings) => hasApiKey(settings) && engineId(settings) !== undefined,
 
   async search(request, context) {
@@ -72,6 +74,8 @@ export const googleCseSearchProvider: SearchProvider = {
         },
       );
     }
+    // One site at most: `siteSearch` with `siteSearchFilter` i (only it) or e (not it).
+    const site = oneSite(ID, request.domains, true);
     const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/customsearch/v1', {
       key: apiKey,
       cx,
@@ -80,6 +84,8 @@ export const googleCseSearchProvider: SearchProvider = {
       dateRestrict: request.freshness === undefined ? undefined : DATE_RESTRICT[request.freshness],
       gl: request.region?.toLowerCase(),
       lr: request.language === undefined ? undefined : `lang_${request.language.toLowerCase()}`,
+      siteSearch: site.site?.domain,
+      siteSearchFilter: site.site === undefined ? undefined : site.site.exclude ? 'e' : 'i',
     });
     const reply = await requestProviderJson(context, {
       provider: ID,
@@ -92,8 +98,10 @@ export const googleCseSearchProvider: SearchProvider = {
       const published = metatags.map((tags) => tags['article:published_time']).find(Boolean);
       return webResult({ title: item.title, url: item.link, snippet: item.snippet, publishedAt: published });
     });
-    const warnings =
-      request.count > MAX_COUNT ? [`google-cse returns at most ${MAX_COUNT} results per request`] : [];
+    const warnings = [
+      ...(request.count > MAX_COUNT ? [`google-cse returns at most ${MAX_COUNT} results per request`] : []),
+      ...site.warnings,
+    ];
     return { results: firstResults(results, request.count), ...(warnings.length > 0 ? { warnings } : {}) };
   },
 };

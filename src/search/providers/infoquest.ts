@@ -15,6 +15,7 @@ import {
   unsupportedImageFilters,
   webResult,
 } from '../provider-results.ts';
+import { oneSite } from '../site-filter.ts';
 import type { ImageSearchRequest, ProviderContext, SearchProvider } from '../types.ts';
 
 const ID = 'infoquest';
@@ -60,12 +61,16 @@ export const infoquestSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 1_000,
+  siteFilter: 'request',
   isConfigured: hasApiKey,
 
   async search(request, context) {
+    // `site`: one domain to search in (FORMATS.md); no way to leave one out.
+    const site = oneSite(ID, request.domains);
     const sections = await post(context, {
       query: request.query,
       ...(request.freshness === undefined ? {} : { time_range: freshnessDays(request.freshness) }),
+      ...(site.site === undefined ? {} : { site: site.site.domain }),
     });
     const results = sections.flatMap((section) => [
       ...records(section.organic).map((item) =>
@@ -75,9 +80,12 @@ export const infoquestSearchProvider: SearchProvider = {
         webResult({ title: item.title, url: item.url, snippet: item.source, publishedAt: item.time_frame }),
       ),
     ]);
-    const warnings = (['region', 'language'] as const)
-      .filter((name) => request[name] !== undefined)
-      .map((name) => unsupported(ID, name, request[name]));
+    const warnings = [
+      ...(['region', 'language'] as const)
+        .filter((name) => request[name] !== undefined)
+        .map((name) => unsupported(ID, name, request[name])),
+      ...site.warnings,
+    ];
     return { results: firstResults(results, request.count), ...(warnings.length > 0 ? { warnings } : {}) };
   },
 

@@ -7,6 +7,7 @@ import {
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
 import { firstResults, unsupported, webResult } from '../provider-results.ts';
+import { oneSite } from '../site-filter.ts';
 import type { SearchProvider } from '../types.ts';
 
 const ID = 'jina';
@@ -26,14 +27,21 @@ export const jinaSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 1_500,
+  siteFilter: 'request',
   isConfigured: hasApiKey,
 
   async search(request, context) {
     const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
+    // `X-Site`: one domain to search in (FORMATS.md).
+    const site = oneSite(ID, request.domains);
     const reply = await requestProviderJson(context, {
       provider: ID,
       url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/'),
-      headers: { authorization: `Bearer ${apiKey}`, 'x-respond-with': 'no-content' },
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        'x-respond-with': 'no-content',
+        ...(site.site === undefined ? {} : { 'x-site': site.site.domain }),
+      },
       json: {
         q: request.query,
         num: request.count,
@@ -52,7 +60,10 @@ export const jinaSearchProvider: SearchProvider = {
       }),
     );
     const tokens = data.reduce((sum, item) => sum + (optionalNumber(asRecord(item.usage)?.tokens) ?? 0), 0);
-    const warnings = request.freshness === undefined ? [] : [unsupported(ID, 'freshness', request.freshness)];
+    const warnings = [
+      ...(request.freshness === undefined ? [] : [unsupported(ID, 'freshness', request.freshness)]),
+      ...site.warnings,
+    ];
     return {
       results: firstResults(results, request.count),
       ...(warnings.length > 0 ? { warnings } : {}),

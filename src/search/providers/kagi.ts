@@ -159,6 +159,7 @@ export const kagiSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 1_000,
+  siteFilter: 'query',
   isConfigured: hasApiKey,
 
   async search(request, context): Promise<ProviderResponse<SearchResult>> {

@@ -66,6 +66,7 @@ export const serpapiSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 1_100,
+  siteFilter: 'query',
   isConfigured: hasApiKey,
 
   async search(request, context) {

@@ -61,6 +61,7 @@ export const serperSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 220,
+  siteFilter: 'query',
   isConfigured: hasApiKey,
 
   async search(request, context) {

@@ -14,6 +14,7 @@ import {
   unsupportedImageFilters,
   webResult,
 } from '../provider-results.ts';
+import { domainParams } from '../site-filter.ts';
 import type { ProviderContext, QuotaInfo, SearchProvider, SearchRequest } from '../types.ts';
 
 const ID = 'tavily';
@@ -69,15 +70,18 @@ function usageToQuota(body: Record<string, unknown>): QuotaInfo {
  * `include_images` (strings, or `{url, description}` with `include_image_descriptions`). `quota()` asks `/usage`
  * (free). 432/433 (plan / pay-as-you-go limit) are quota exhaustion. A query over 400 characters is refused with 400
  * "Query is too long. Max query length is 400 characters." (FORMATS.md): the chain skips Tavily for a longer query
- * (`queryLimits`).
+ * (`queryLimits`). The egress domains go in `include_domains` / `exclude_domains` (FORMATS.md).
  *
  * minIntervalMs 600: 100 requests per minute on development keys (FORMATS.md, agentsapis.com guide).
  */
+const TAVILY_DOMAIN_PARAMS = { include: 'include_domains', exclude: 'exclude_domains' };
+
 export const tavilySearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 600,
   queryLimits: { web: { maxCharacters: 400 }, images: { maxCharacters: 400 } },
+  siteFilter: 'request',
   isConfigured: hasApiKey,
 
   async search(request, context) {
@@ -87,6 +91,7 @@ export const tavilySearchProvider: SearchProvider = {
       search_depth: 'basic',
       topic: 'general',
       ...(request.freshness === undefined ? {} : { time_range: request.freshness }),
+      ...domainParams(request.domains, TAVILY_DOMAIN_PARAMS),
     });
     const results = records(body.results).map((item) =>
       webResult({
@@ -107,6 +112,7 @@ export const tavilySearchProvider: SearchProvider = {
       search_depth: 'basic',
       include_images: true,
       include_image_descriptions: true,
+      ...domainParams(request.domains, TAVILY_DOMAIN_PARAMS),
     });
     const images = Array.isArray(body.images) ? body.images : [];
     const results = images.map((image: unknown) => {

@@ -33,13 +33,15 @@ export async function handleAdmin(
     }
     if (method === 'POST') {
       const body = asObject(await readJsonBody(request, context.maxBodyBytes));
-      // The agent id, credits, rate and note are judged by the key operation, before anything is written.
+      // The agent id, credits, rate, domains and note are judged by the key operation, before anything is written.
       const created = await invalidInputAs400(() =>
         context.periscope.keys.create({
           agent: String(body.agent ?? ''),
           admin: body.admin === true,
           ...(body.credits === undefined || body.credits === null ? {} : { credits: body.credits as number }),
           ...(typeof body.rate === 'string' ? { rate: body.rate } : {}),
+          ...(body.allowDomains === undefined ? {} : { allowDomains: body.allowDomains as string[] }),
+          ...(body.blockDomains === undefined ? {} : { blockDomains: body.blockDomains as string[] }),
           ...(typeof body.note === 'string' ? { note: body.note } : {}),
         }),
       );

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
+import type { EgressOptions } from '../../egress/egress-check.ts';
 import { PeriscopeError } from '../../errors.ts';
 import type { Periscope } from '../../index.ts';
 import { listApiKeys } from '../../keys/api-keys.ts';
@@ -35,6 +36,8 @@ export type McpHandlerFactory = (context: {
   hostPolicy: HostPolicy;
   /** The agent the authenticated request runs as. */
   agentOf: (request: IncomingMessage) => string | undefined;
+  /** The egress narrowing of the request's key (its domains), if it has one. */
+  egressOf: (request: IncomingMessage) => EgressOptions | undefined;
 }) => McpHandler | Promise<McpHandler>;
 
 export interface GatewayOptions {
@@ -219,10 +222,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!response.writableFinished) abort.abort(new PeriscopeError('ABORTED', 'the client went away'));
     });
     const sessionId = sessionOf(request, principal);
+    const egress = keyEgress(principal);
     const result = await tool.execute(input, {
       signal: abort.signal,
       agentId: principal.agent,
       ...(sessionId ? { sessionId } : {}),
+      ...(egress ? { egress } : {}),
     });
     if (response.destroyed) return;
     // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
@@ -289,6 +294,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           periscope: metrics.instrumentPeriscope(periscope, 'mcp'),
           hostPolicy,
           agentOf: (request) => principals.get(request)?.agent,
+          egressOf: (request) => keyEgress(principals.get(request)),
         });
       }
       const keysRequired = await authenticator.keysRequired();
@@ -326,6 +332,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     await closed;
     return { drained, inFlightAtStart };
   }
+}
+
+/** A key's own egress narrowing (`keys create --allow-domain/--block-domain`): narrows the deployment's. */
+function keyEgress(principal: Principal | undefined): EgressOptions | undefined {
+  const domains = principal?.key?.domains;
+  return domains ? { domains } : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { EgressOptions } from '../../egress/egress-check.ts';
 import type { Periscope } from '../../index.ts';
 import { selectTools, splitToolList } from './select-tools.ts';
 import type { McpServerOptions } from './server.ts';
@@ -12,6 +13,11 @@ export interface McpHttpOptions {
    * Default: `mcp.agentId` from the config.
    */
   sessionAgent?: string | ((request: IncomingMessage) => string | undefined);
+  /**
+   * The egress narrowing a session's calls run under (the gateway key's domains), read from the request that
+   * opens it; a request with another narrowing gets 404 for that session, as one of another agent does.
+   */
+  sessionEgress?: (request: IncomingMessage) => EgressOptions | undefined;
   /**
    * Host header names accepted (DNS-rebinding guard), with or without a port; `*` accepts any.
    * Default: `localhost`, `127.0.0.1`, `[::1]`.
@@ -41,6 +47,8 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   close: () => Promise<void>;
   agentId: string;
+  /** The egress narrowing it was opened with, as JSON (compared on every request). */
+  egressKey: string;
   lastSeen: number;
 }
 
@@ -86,10 +94,13 @@ export function createMcpHttpHandler(periscope: Periscope, options: McpHttpOptio
     const refusal = checkHostAndOrigin(request, allowedHosts, allowedOrigins);
     if (refusal) return reply(response, 403, refusal);
     const agentId = agentOf(request);
+    const egress = options.sessionEgress?.(request);
+    const egressKey = JSON.stringify(egress ?? null);
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (!session || session.agentId !== agentId) return reply(response, 404, 'Session not found', -32001);
+      if (!session || session.agentId !== agentId || session.egressKey !== egressKey)
+        return reply(response, 404, 'Session not found', -32001);
       session.lastSeen = Date.now();
       await session.transport.handleRequest(request, response, parsedBody);
       return;
@@ -97,7 +108,7 @@ export function createMcpHttpHandler(periscope: Periscope, options: McpHttpOptio
     if (request.method !== 'POST')
       return reply(response, 400, 'Bad Request: Mcp-Session-Id header is required');
     if (sessions.size >= maxSessions) return reply(response, 503, 'Too many MCP sessions; try again later');
-    await openSession(request, response, parsedBody, agentId);
+    await openSession(request, response, parsedBody, { agentId, egress, egressKey });
   }
 
   /** A POST without a session id: an initialize request opens a session; anything else the SDK refuses. */
@@ -105,8 +116,9 @@ export function createMcpHttpHandler(periscope: Periscope, options: McpHttpOptio
     request: IncomingMessage,
     response: ServerResponse,
     parsedBody: unknown,
-    agentId: string,
+    principal: { agentId: string; egress: EgressOptions | undefined; egressKey: string },
   ) {
+    const { agentId, egress, egressKey } = principal;
     let tools = offered;
     const asked = new URL(request.url ?? '/', 'http://mcp').searchParams.get('tools');
     if (asked !== null) {
@@ -124,13 +136,14 @@ export function createMcpHttpHandler(periscope: Periscope, options: McpHttpOptio
     const server = createMcpServer({
       tools,
       agentId,
+      ...(egress ? { egress } : {}),
       ...(options.onResult ? { onResult: options.onResult } : {}),
     });
     const close = () => server.close();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, close, agentId, lastSeen: Date.now() });
+        sessions.set(id, { transport, close, agentId, egressKey, lastSeen: Date.now() });
       },
       onsessionclosed: (id) => drop(id),
     });

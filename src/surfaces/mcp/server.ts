@@ -7,6 +7,7 @@ import {
   ListToolsRequestSchema,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { EgressOptions } from '../../egress/egress-check.ts';
 import type { Tool, ToolProgress } from '../../tools/tool.ts';
 import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
 import { mcpToolDefinition, toCallToolResult } from './mapping.ts';
@@ -24,6 +25,8 @@ export interface McpServerOptions {
   tools: readonly Tool[];
   /** The principal for limits and credits. */
   agentId: string;
+  /** The caller's egress narrowing (a gateway key's domains); only ever narrows the deployment's. */
+  egress?: EgressOptions | undefined;
   /** The repeat-throttle scope when the transport has no session id (stdio). Default: a fresh id per server. */
   sessionId?: string;
   /** After every call: logs, metrics. */
@@ -76,6 +79,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         signal: extra.signal,
         agentId,
         sessionId,
+        ...(options.egress ? { egress: options.egress } : {}),
         ...(progress ? { onProgress: (update: ToolProgress) => void progress.update(update) } : {}),
       })
       .catch((error: unknown) => toErrorResult(error, name)) // tools never reject; a wrapper might

@@ -1,12 +1,13 @@
 import type { ApiKeyInfo, Periscope } from '../../../index.ts';
-import { formatRate } from '../../../keys/api-keys.ts';
+import { formatRate, type KeyDomains } from '../../../keys/api-keys.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import { asUsageError } from '../flag-input.ts';
 import { COMMON_FLAGS, numberFlag, type ParsedFlags, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine, writeTable } from '../io.ts';
 import { openPeriscope } from '../open-periscope.ts';
 
-export const KEYS_HELP = `Usage: periscope keys create --agent ID [--credits N] [--rate N/unit] [--admin] [--note TEXT]
+export const KEYS_HELP = `Usage: periscope keys create --agent ID [--credits N] [--rate N/unit] [--allow-domain P…] [--block-domain P…]
+                             [--admin] [--note TEXT]
        periscope keys list [--json]
        periscope keys revoke <id|psk_id>
 
@@ -19,6 +20,9 @@ Options:
   --agent ID        the agent the key acts as (letters, digits, . _ : @ -)
   --credits N       grant the agent N credits now (a ledger entry; the agent's, shared by its keys)
   --rate N/unit     this key's own rate limit, e.g. 60/min, 1000/hour (over it the gateway answers 429)
+  --allow-domain P  the key's calls reach only these domains (repeatable: example.com, *.example.com, =host);
+                    narrows the config's egress.domains.allow, never widens it
+  --block-domain P  the key's calls never reach these domains (repeatable), on top of egress.domains.block
   --admin           may create and revoke keys and grant credits over HTTP (/v1/admin/…)
   --note TEXT       a label shown by 'keys list' (up to 200 characters; longer is cut)
   --json            print JSON
@@ -30,6 +34,8 @@ const FLAGS = {
   agent: { type: 'string' },
   credits: { type: 'string' },
   rate: { type: 'string' },
+  'allow-domain': { type: 'string', multiple: true },
+  'block-domain': { type: 'string', multiple: true },
   admin: { type: 'boolean' },
   note: { type: 'string' },
 } as const;
@@ -60,7 +66,14 @@ export async function keysCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** The flag that sets each field of a key, for usage messages. */
-const CREATE_FLAGS = { agent: '--agent', credits: '--credits', rate: '--rate', note: '--note' };
+const CREATE_FLAGS = {
+  agent: '--agent',
+  credits: '--credits',
+  rate: '--rate',
+  note: '--note',
+  allowDomains: '--allow-domain',
+  blockDomains: '--block-domain',
+};
 
 async function create(periscope: Periscope, values: ParsedFlags, rest: string[], io: CliIo): Promise<number> {
   if (rest.length > 0) throw new UsageError(`keys create takes no arguments, got '${rest.join(' ')}'`);
@@ -72,6 +85,8 @@ async function create(periscope: Periscope, values: ParsedFlags, rest: string[],
     // The key operation judges these (a whole number ≥ 0, a rate such as 60/min); the CLI names the flag.
     ...(credits === undefined ? {} : { credits: credits as number }),
     ...(typeof values.rate === 'string' ? { rate: values.rate } : {}),
+    ...(Array.isArray(values['allow-domain']) ? { allowDomains: values['allow-domain'] } : {}),
+    ...(Array.isArray(values['block-domain']) ? { blockDomains: values['block-domain'] } : {}),
     ...(typeof values.note === 'string' ? { note: values.note } : {}),
   });
   const { location } = await periscope.store();
@@ -86,6 +101,7 @@ async function create(periscope: Periscope, values: ParsedFlags, rest: string[],
   const extras = [
     record.admin ? 'admin' : undefined,
     record.rate ? `rate ${formatRate(record.rate)}` : undefined,
+    record.domains ? describeKeyDomains(record.domains) : undefined,
     balance === undefined ? undefined : `agent balance ${balance} credits`,
   ].filter(Boolean);
   writeLine(
@@ -116,12 +132,13 @@ async function list(periscope: Periscope, json: boolean, rest: string[], io: Cli
     return EXIT_OK;
   }
   const rows = [
-    ['id', 'agent', 'admin', 'rate', 'created', 'status', 'note'],
+    ['id', 'agent', 'admin', 'rate', 'domains', 'created', 'status', 'note'],
     ...keys.map((key: ApiKeyInfo) => [
       key.id,
       key.agent,
       key.admin ? 'yes' : '',
       key.rate ? formatRate(key.rate) : '',
+      key.domains ? describeKeyDomains(key.domains) : '',
       key.createdAt.slice(0, 19).replace('T', ' '),
       key.revokedAt ? `revoked ${key.revokedAt.slice(0, 19).replace('T', ' ')}` : 'active',
       key.note ?? '',
@@ -142,4 +159,13 @@ async function revoke(periscope: Periscope, rest: string[], io: CliIo, json: boo
     writeLine(io.stdout, `revoked key ${record.id} (agent ${record.agent}) at ${record.revokedAt}`);
   }
   return EXIT_OK;
+}
+
+/** `only example.com, docs.python.org; not ads.example.com` */
+function describeKeyDomains(domains: KeyDomains): string {
+  const parts = [
+    domains.allow?.length ? `only ${domains.allow.join(', ')}` : undefined,
+    domains.block?.length ? `not ${domains.block.join(', ')}` : undefined,
+  ];
+  return parts.filter(Boolean).join('; ');
 }
