@@ -113,7 +113,8 @@ function webhookHeaders(values: ParsedFlags): Record<string, string> | undefined
   return headers;
 }
 
-function sessionCalls(values: ParsedFlags): Record<string, number> | undefined {
+/** `--session-max-calls TOOL=N`, repeated: calls per tool (also `keys create`'s, for a key's budget). */
+export function sessionCalls(values: ParsedFlags): Record<string, number> | undefined {
   const given = values['session-max-calls'];
   if (!Array.isArray(given)) return undefined;
   const calls: Record<string, number> = {};
