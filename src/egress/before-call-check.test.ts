@@ -9,20 +9,23 @@ import type { SearchProvider } from '../search/types.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
 import type { BeforeCallContext, BeforeCallHook, BeforeCallInfo } from './before-call-check.ts';
+import type { EgressCheck } from './egress-check.ts';
 
 function errorOf(result: ToolResult): ToolErrorData | undefined {
   return result.isError ? (result.data as { error: ToolErrorData }).error : undefined;
 }
 
-function countedProvider(): SearchProvider & { asked: number } {
+function countedProvider(): SearchProvider & { asked: number; queries: string[] } {
   const provider = {
     id: 'counted',
     keyEnv: [],
     minIntervalMs: 0,
     asked: 0,
+    queries: [] as string[],
     isConfigured: () => true,
-    async search() {
+    async search(request: { query: string }) {
       provider.asked += 1;
+      provider.queries.push(request.query);
       return { results: [{ title: 'Tides', url: 'https://tides.example/', snippet: 'tides' }] };
     },
   };
@@ -35,6 +38,7 @@ function open(
     webhook?: NonNullable<PeriscopeConfigInput['egress']>['beforeCallWebhook'];
     limits?: PeriscopeConfigInput['limits'];
     provider?: SearchProvider;
+    egressChecks?: EgressCheck[];
   } = {},
 ): Periscope {
   return createPeriscope(
@@ -48,6 +52,7 @@ function open(
       env: {},
       providers: [options.provider ?? countedProvider()],
       ...(options.beforeCall ? { beforeCall: options.beforeCall } : {}),
+      ...(options.egressChecks ? { egressChecks: options.egressChecks } : {}),
     },
   );
 }
@@ -56,11 +61,15 @@ describe('the library hook', () => {
   test('it sees the call and who makes it; allowing (or saying nothing) lets the call run', async () => {
     const seen: Array<[BeforeCallInfo, BeforeCallContext]> = [];
     const provider = countedProvider();
+    const later: string[] = [];
     const periscope = open({
       provider,
+      egressChecks: [{ name: 'later', checkCall: (call) => void later.push(String(call.input.query)) }],
       beforeCall: (call, context) => {
         seen.push([call, context]);
-        return call.input.query === 'quiet' ? undefined : { allow: true };
+        const quiet = call.input.query === 'quiet';
+        (call.input as Record<string, unknown>).query = 'rewritten by the hook';
+        return quiet ? undefined : { allow: true };
       },
     });
     try {
@@ -68,6 +77,13 @@ describe('the library hook', () => {
       assert.equal((await periscope.search({ query: 'tides', count: 3 }, options)).isError, false);
       assert.equal((await periscope.search({ query: 'quiet' })).isError, false);
       assert.equal(provider.asked, 2);
+      assert.deepEqual(provider.queries, ['tides', 'quiet']);
+      assert.deepEqual(
+        later,
+        ['tides', 'quiet'],
+        'the hook cannot rewrite the call: it gets a copy of the input',
+      );
+      (seen[0]?.[0].input as Record<string, unknown>).query = 'tides';
       assert.deepEqual(seen[0], [
         { tool: 'web_search', input: { query: 'tides', count: 3 } },
         { agentId: 'a1', sessionId: 's1', egress: { budget: { maxCredits: 9 } } },

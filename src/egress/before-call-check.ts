@@ -74,8 +74,9 @@ export function createBeforeCallCheck(settings: BeforeCallCheckSettings): Egress
 async function askHook(hook: BeforeCallHook, call: EgressCall): Promise<EgressDenial | undefined> {
   let decision: unknown;
   try {
+    // A copy: the hook may allow or refuse, never rewrite the call (nor what later checks see).
     decision = await hook(
-      { tool: call.tool, input: call.input },
+      { tool: call.tool, input: structuredClone(call.input) },
       { agentId: call.agentId, sessionId: call.sessionId, egress: call.options },
     );
   } catch {
