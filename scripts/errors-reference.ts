@@ -33,7 +33,7 @@ export const CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   ABORTED: 'The call was cancelled, or never started.',
   INTERNAL: 'Periscope itself failed, not the site (`PERISCOPE_DEBUG=1` prints the stack on stderr).',
   POLICY_DENIED:
-    "The deployment's egress policy refused the call before anything left (a domain, the seen-URL rule, a secret, a session budget); never retryable, never charged. Not `URL_BLOCKED`, which is a private address.",
+    "The deployment's egress policy refused the call before anything left (a domain, the seen-URL rule, a secret, a session budget, a person in the loop); never retryable, never charged. Not `URL_BLOCKED`, which is a private address.",
 };
 
 /** Reasons renamed in issue 14, for one spelling (kebab-case) and no free text: the old value → the new one. */

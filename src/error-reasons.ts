@@ -176,5 +176,6 @@ export const ERROR_REASONS = {
     secret:
       'The query or URL carries what looks like a secret (a credential format, a known secret value); it was not sent, and the error does not quote it.',
     budget: "The session's budget (`limits.session`: calls per tool, credits) is used up.",
+    hook: "A person or program in the loop refused the call: the library's `beforeCall` hook or the `egress.beforeCallWebhook` (or it failed, and its `onFailure` is deny); the message gives the reason.",
   },
 } as const;

@@ -8,6 +8,7 @@ import { validateConfig } from './config/load-config.ts';
 import { toHttpClientOptions } from './config/network-options.ts';
 import type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 import { type ExtractedPage, type ExtractPageInput, extractPage } from './content/extract-page.ts';
+import type { BeforeCallHook } from './egress/before-call-check.ts';
 import { createDomainPolicy } from './egress/domain-check.ts';
 import type { EgressCheck } from './egress/egress-check.ts';
 import { createEgressChecks } from './egress/egress-checks.ts';
@@ -53,6 +54,12 @@ export interface CreatePeriscopeOptions {
   fetchBackends?: readonly FetchBackend[];
   /** Your own egress checks (src/egress/egress-check.ts), run after the built-in ones on every call and request. */
   egressChecks?: readonly EgressCheck[];
+  /**
+   * A person or program in the loop: asked before each tool call runs (after the domain, seen-URL, secret and
+   * budget checks), it may allow it or refuse it with a reason the model reads (POLICY_DENIED `hook`); throwing
+   * refuses. The config's `egress.beforeCallWebhook` is asked after it.
+   */
+  beforeCall?: BeforeCallHook;
 }
 
 export interface Periscope {
@@ -110,6 +117,8 @@ export function createPeriscope(
       domains: domainPolicy,
       store: state,
       env: options.env ?? process.env,
+      httpFetch,
+      beforeCall: options.beforeCall,
       extra: options.egressChecks,
     }),
   );
@@ -260,6 +269,13 @@ export { loadConfig, validateConfig } from './config/load-config.ts';
 export type { PeriscopeConfig, PeriscopeConfigInput } from './config/schema.ts';
 export type { ExtractedPage, ExtractPageInput } from './content/extract-page.ts';
 export type { ExtractMode } from './content/types.ts';
+export type {
+  BeforeCallContext,
+  BeforeCallDecision,
+  BeforeCallHook,
+  BeforeCallInfo,
+} from './egress/before-call-check.ts';
+export type { SessionBudget } from './egress/budget-check.ts';
 export type {
   EgressCall,
   EgressCheck,

@@ -233,6 +233,40 @@ test('an agent with credits: the transcript adds up what its tool calls cost', a
   await periscope.close();
 });
 
+test("a task's budget (runAgent budget): the calls past it are POLICY_DENIED budget, and the model is told to answer", async () => {
+  let told = '';
+  const { periscope, endpoint, http } = setup((body) => {
+    const done = toolMessages(body);
+    if (done.length === 0)
+      return {
+        toolCalls: ['a', 'b', 'c'].map((query) => ({ name: 'web_search', arguments: { query } })),
+      };
+    told =
+      done.map((message) => message.content ?? '').find((content) => /POLICY_DENIED/.test(content)) ?? '';
+    return { content: 'From what I have.' };
+  });
+  const before = server.calls.filter((call) => call.url.pathname.startsWith('/brave/')).length;
+  const transcript = await runAgent({
+    endpoint,
+    http,
+    tools: periscope.tools,
+    question: 'q',
+    budget: { maxCalls: { web_search: 2 } },
+  });
+  assert.deepEqual(transcript.toolCalls.map((call) => call.code ?? 'ok').sort(), [
+    'POLICY_DENIED',
+    'ok',
+    'ok',
+  ]);
+  assert.match(
+    told,
+    /budget for this tool is used up; retrying will not help, answer from what you already have/,
+  );
+  assert.match(told, /may make 2 web_search calls, and has used 2 \(the caller's session budget/);
+  assert.equal(server.calls.filter((call) => call.url.pathname.startsWith('/brave/')).length - before, 2);
+  await periscope.close();
+});
+
 test('the same search a third time in one question is refused by the repeat throttle', async () => {
   const { periscope, endpoint, http } = setup((body) => {
     const done = toolMessages(body);

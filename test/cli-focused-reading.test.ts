@@ -81,7 +81,7 @@ test('search --read-top prints the passages under the result, and how to read it
   assert.equal(result.code, 0, result.stderr);
   assert.match(
     result.stdout,
-    /^Results for: When is high tide at Brest\?\n\n1\. Brest harbour\n {3}http:\/\/127\.0\.0\.1:\d+\/harbour\n {3}Tides\n<<<untrusted_web_content id="[0-9a-f]{12}" source="http:\/\/127\.0\.0\.1:\d+\/harbour">>>\n/,
+    /^Results for: When is high tide at Brest\?\n\n<<<untrusted_web_content id="[0-9a-f]{12}" source="brave">>>\n1\. Brest harbour\n {3}http:\/\/127\.0\.0\.1:\d+\/harbour\n {3}Tides\n {3}\[Read from http:\/\/127\.0\.0\.1:\d+\/harbour; the passages that answer the query:\]\n/,
   );
   assert.match(result.stdout, /\[chars \d+–\d+\] under "Tides"\nHigh tide at Brest is at 06:12/);
   assert.match(

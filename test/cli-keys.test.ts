@@ -72,3 +72,40 @@ test('keys create --allow-domain / --block-domain: kept normalised, listed; a ba
     /^periscope: allowDomains: "docs\.example:443" is not a domain pattern: leave the port out$/,
   );
 });
+
+test('keys create --session-max-calls / --session-max-credits: the key’s session budget, kept and listed', async () => {
+  const created = await run([
+    'create',
+    '--agent',
+    'budgeted',
+    '--session-max-calls',
+    'web_fetch=20',
+    '--session-max-calls',
+    'web_search=5',
+    '--session-max-credits',
+    '100',
+  ]);
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(created.stderr, /\(web_fetch 20, web_search 5, 100 credits per session\)/);
+  const listed = await run(['list', '--json']);
+  const key = (JSON.parse(listed.stdout) as Array<{ agent: string; session?: unknown }>).find(
+    (entry) => entry.agent === 'budgeted',
+  );
+  assert.deepEqual(key?.session, { maxCalls: { web_fetch: 20, web_search: 5 }, maxCredits: 100 });
+  assert.match((await run(['list'])).stdout, /web_fetch 20, web_search 5, 100 credits per session/);
+  for (const [flags, pattern] of [
+    [
+      ['--session-max-calls', 'web_crawl=3'],
+      /^periscope: --session-max-calls expects TOOL=N with TOOL one of/,
+    ],
+    [
+      ['--session-max-credits', 'many'],
+      /^periscope: --session-max-credits expects a whole number ≥ 0, got 'many'$/,
+    ],
+  ] as const) {
+    const bad = await run(['create', '--agent', 'budgeted', ...flags]);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr.trimEnd(), pattern);
+    assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
+  }
+});

@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { openEnvelope } from '../src/testing/envelope.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 import { type CliRun, runCli } from './support/run-cli.ts';
 
@@ -85,10 +86,11 @@ after(() => server.close());
 test('search prints the results to stdout, the start line and the summary to stderr', async () => {
   const result = await run(['search', 'tide', 'tables', 'brest'], { BRAVE_API_KEY: 'key-from-env' });
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(
-    result.stdout,
-    'Results for: tide tables brest\n\n1. Tide tables\n   https://tides.example/brest\n   High tide at 06:12\n',
-  );
+  // What the model would read: the results inside the untrusted-content envelope (stdout may well feed a model).
+  const envelope = openEnvelope(result.stdout);
+  assert.equal(envelope.before, 'Results for: tide tables brest\n\n');
+  assert.equal(envelope.body, '1. Tide tables\n   https://tides.example/brest\n   High tide at 06:12');
+  assert.equal(envelope.after, '\n');
   assert.match(result.stderr, /^search "tide tables brest"\nbrave → 1 result in \d+ ms\n$/);
   assert.equal(server.calls.at(-1)?.headers['x-subscription-token'], 'key-from-env');
 });
@@ -129,17 +131,17 @@ test('with no key, auto falls back to the keyless providers and reports each fai
 test('images walks the vqd flow and prints image URLs with their source pages', async () => {
   const result = await run(['images', 'minecraft', '--count', '1']);
   assert.equal(result.code, 0, result.stderr);
+  const envelope = openEnvelope(result.stdout);
+  assert.equal(envelope.before, 'Image results for: minecraft\n\n');
   assert.equal(
-    result.stdout,
+    envelope.body,
     [
-      'Image results for: minecraft',
-      '',
       '1. Minecraft Earth - How to Craft and Smelt',
       '   https://www.gamepur.com/files/images/2019-11/minecraft-earth-how-to-craft-and-smelt.jpg',
       '   source: https://www.gamepur.com/guide/44494-minecraft-earth-how-craft-smelt.html (1214×933)',
-      '',
     ].join('\n'),
   );
+  assert.equal(envelope.after, '\n');
   assert.match(result.stderr, /^images "minecraft"\nduckduckgo → 1 image in \d+ ms\n$/);
 });
 

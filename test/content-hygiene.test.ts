@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import type { ToolErrorData } from '../src/errors.ts';
 import { ACCEPT } from '../src/fetch/backends/local.ts';
 import { createPeriscope } from '../src/index.ts';
+import { openEnvelope } from '../src/testing/envelope.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 import type { WebFetchData } from '../src/tools/web-fetch.ts';
 
@@ -297,12 +298,13 @@ test('no page text follows the envelope: the headings the read-on hint names are
   assert.match(after, new RegExp(`startIndex=${data.nextStartIndex}\\.\\]$`));
 });
 
-test("a soft 404's error message, shown outside the envelope, quotes no page text", async () => {
+test("a soft 404's error message quotes no page text (and, an HTTP_STATUS, comes inside the envelope)", async () => {
   const result = await periscope().fetch({ url: `${server.url}/gone-loud` });
   assert.equal(result.isError, true);
   assert.equal((result.data as { error: ToolErrorData }).error.code, 'HTTP_STATUS');
-  assert.match(result.output, /404 error page \(its title or heading says "404 not found"\)/);
-  assert.doesNotMatch(result.output, /Ignore|instructions|evil/i);
+  const quoted = openEnvelope(result.output).body;
+  assert.match(quoted, /404 error page \(its title or heading says "404 not found"\)/);
+  assert.doesNotMatch(quoted, /Ignore|instructions|evil/i);
 });
 
 test("a feed's title reaches the Title: line without invisible characters", async () => {

@@ -45,6 +45,16 @@ test('each flag sets its key, and the config it makes is valid', () => {
     'web_search=5',
     '--session-max-credits',
     '100',
+    '--before-call-webhook',
+    'http://10.0.0.5:8080/approve',
+    '--before-call-webhook-timeout-ms',
+    '2500',
+    '--before-call-webhook-on-failure',
+    'allow',
+    '--before-call-webhook-header',
+    'Authorization: Bearer s3cret',
+    '--before-call-webhook-header',
+    'X-Team:search',
   ];
   const { values } = parseFlags('fetch', argv, EGRESS_FLAGS);
   const overrides = egressOverrides(values);
@@ -57,6 +67,12 @@ test('each flag sets its key, and the config it makes is valid', () => {
     },
     seenUrlsOnly: true,
     secretScan: { enabled: false, entropy: true },
+    beforeCallWebhook: {
+      url: 'http://10.0.0.5:8080/approve',
+      timeoutMs: 2500,
+      onFailure: 'allow',
+      headers: { Authorization: 'Bearer s3cret', 'X-Team': 'search' },
+    },
   });
   assert.deepEqual(config.limits.session, { maxCalls: { web_fetch: 20, web_search: 5 }, maxCredits: 100 });
   for (const [flag, key] of Object.entries(EGRESS_FLAG_KEYS)) {
@@ -77,6 +93,21 @@ test('a bad flag value is a one-line usage error; a bad domain pattern a config 
   });
   assert.throws(bad(['--session-max-calls', 'web_crawl=3']), /--session-max-calls expects TOOL=N/);
   assert.throws(bad(['--session-max-credits', '-1']), /--session-max-credits expects a whole number ≥ 0/);
+  assert.throws(
+    bad(['--before-call-webhook-on-failure', 'maybe']),
+    /--before-call-webhook-on-failure expects allow or deny, got 'maybe'/,
+  );
+  assert.throws(bad(['--before-call-webhook-header', 'no colon']), /expects 'NAME: VALUE', got 'no colon'/);
+  assert.throws(
+    () =>
+      validateConfig(
+        egressOverrides(parseFlags('fetch', ['--before-call-webhook', 'ftp://x/'], EGRESS_FLAGS).values),
+      ),
+    (error: { details: { problems: string[] } }) => {
+      assert.match(error.details.problems.join('\n'), /egress\.beforeCallWebhook\.url/);
+      return true;
+    },
+  );
   const overrides = egressOverrides(
     parseFlags('fetch', ['--block-domain', 'https://x.com/'], EGRESS_FLAGS).values,
   );

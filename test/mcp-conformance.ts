@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { openEnvelope } from '../src/testing/envelope.ts';
 import { PNG, type StandIn, withTimeout } from './support/stand-in.ts';
 
 export { configFor, type StandIn, startStandIn, writeConfig } from './support/stand-in.ts';
@@ -41,10 +42,13 @@ export function mcpToolSuite(transport: string, fixture: () => { client: Client;
     const { client, standIn } = fixture();
     const result = await call(client, 'web_search', { query: `tides ${transport}` });
     assert.equal(result.isError, false);
+    const envelope = openEnvelope(text(result));
+    assert.equal(envelope.before, `Results for: tides ${transport}\n\n`);
     assert.equal(
-      text(result),
-      `Results for: tides ${transport}\n\n1. About tides ${transport}\n   https://tides.example/brest\n   High tide 06:12`,
+      envelope.body,
+      `1. About tides ${transport}\n   https://tides.example/brest\n   High tide 06:12`,
     );
+    assert.equal(envelope.after, '');
     const data = result.structuredContent as { provider: string; results: unknown[] };
     assert.equal(data.provider, 'brave');
     assert.equal(data.results.length, 1);
@@ -58,7 +62,7 @@ export function mcpToolSuite(transport: string, fixture: () => { client: Client;
     const result = await call(fixture().client, 'image_search', { query: `harbour ${transport}` });
     assert.equal(result.isError, false);
     assert.match(text(result), /^Image results for: harbour/);
-    assert.match(text(result), /https:\/\/photos\.example\/brest\.jpg/);
+    assert.match(openEnvelope(text(result)).body, /https:\/\/photos\.example\/brest\.jpg/);
     const data = result.structuredContent as { results: Array<{ imageUrl: string }> };
     assert.equal(data.results[0]?.imageUrl, 'https://photos.example/brest.jpg');
   });

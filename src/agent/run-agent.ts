@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CitationStatus, VerifyCitationResult } from '../citations/verify-citation.ts';
 import type { ExtractMode } from '../content/types.ts';
+import type { SessionBudget } from '../egress/budget-check.ts';
 import { SEEN_URLS_PER_CALL } from '../egress/seen-urls.ts';
 import { urlsInText } from '../egress/urls-in-text.ts';
 import { PeriscopeError, type ToolErrorData, toPeriscopeError } from '../errors.ts';
@@ -30,6 +31,11 @@ export interface RunAgentOptions {
   maxTurns?: number | undefined;
   /** Tool calls of one model turn that run at once. Default 4. */
   concurrency?: number | undefined;
+  /**
+   * This task's budget (calls per tool, credits), for its one session: the tighter of it and `limits.session`
+   * holds; over it a call is POLICY_DENIED `budget` and the model is told to answer with what it has.
+   */
+  budget?: SessionBudget | undefined;
   /** Stream the answer (default true). */
   stream?: boolean | undefined;
   signal?: AbortSignal | undefined;
@@ -207,7 +213,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
       tools: options.tools,
       session: sessionId,
       agentId: options.agentId ?? 'cli',
-      egress: { seenUrls: questionUrls },
+      egress: { seenUrls: questionUrls, ...(options.budget ? { budget: options.budget } : {}) },
       concurrency: options.concurrency ?? 4,
       ...(options.signal ? { signal: options.signal } : {}),
       onResult: (index, result) => {

@@ -56,10 +56,42 @@ export const egressSchema = z
       })
       .prefault({})
       .describe('Secret scanning of what goes out.'),
+    beforeCallWebhook: z
+      .strictObject({
+        url: z
+          .string()
+          .regex(/^https?:\/\/\S+$/i, 'an http(s) URL')
+          .describe(
+            'Where each call is POSTed as JSON (`tool`, `input`, `agentId`, `sessionId`) before it runs; the answer `{"allow": true}` lets it run, `{"allow": false, "reason": "…"}` refuses it (POLICY_DENIED `hook`, the reason shown to the model). Operator config, so it may be a private or local address (your own approval service); http or https only.',
+          ),
+        timeoutMs: z
+          .number()
+          .int()
+          .min(1)
+          .max(600_000)
+          .default(5000)
+          .describe('How long a call waits for the answer, in ms (1–600 000); then `onFailure` decides.'),
+        onFailure: z
+          .enum(['allow', 'deny'])
+          .default('deny')
+          .describe(
+            'What a call gets when the webhook does not answer in time, answers with an error status or with something that is not a decision: `deny` (refused, the default) or `allow`.',
+          ),
+        headers: z
+          .record(z.string(), z.string())
+          .default({})
+          .describe(
+            'Request headers sent with each call (an `Authorization` for your service: `${APPROVAL_TOKEN}`).',
+          ),
+      })
+      .optional()
+      .describe(
+        "A person or program in the loop: a webhook asked to allow or refuse every tool call, after the other egress checks (nothing is asked about a call they refuse). Unset: none. The library's own is `createPeriscope(config, { beforeCall })`.",
+      ),
   })
   .prefault({})
   .describe(
-    'Where agent traffic may go: domain policy, the seen-URL rule, secret scanning. Refusals are POLICY_DENIED, never charged.',
+    'Where agent traffic may go: domain policy, the seen-URL rule, secret scanning, an approval webhook. Refusals are POLICY_DENIED, never charged.',
   );
 
 export type EgressConfig = z.infer<typeof egressSchema>;

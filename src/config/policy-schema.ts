@@ -130,7 +130,7 @@ export const limitsSchema = z
       })
       .prefault({})
       .describe(
-        "Budgets of one session (`sessionId`: a conversation, an MCP session, a gateway `Periscope-Session`), like Anthropic's `max_uses`: reserved before the call runs, given back when it is refused; over one: POLICY_DENIED `budget`.",
+        "Budgets of one session (`sessionId`: a conversation, an MCP session, a gateway `Periscope-Session`), like Anthropic's `max_uses`: reserved before the call runs (a web_search's `readTop` reads with it), given back when it is refused; over one: POLICY_DENIED `budget`. An API key and a caller may only narrow them. A call without a session is a session of its own. Counts are kept 24 h after a session's last call.",
       ),
   })
   .prefault({})

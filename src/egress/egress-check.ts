@@ -1,6 +1,7 @@
 import type { ReasonsByCode } from '../errors.ts';
 import type { ToolName } from '../tools/tool.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
+import type { SessionBudget } from './budget-check.ts';
 
 /** Why an egress check refused: POLICY_DENIED's `details.reason` (src/error-reasons.ts). */
 export type PolicyDeniedReason = ReasonsByCode['POLICY_DENIED'];
@@ -14,6 +15,7 @@ export const POLICY_DENIED_REASONS = [
   'not-seen',
   'secret',
   'budget',
+  'hook',
 ] as const satisfies readonly PolicyDeniedReason[];
 
 /**
@@ -29,6 +31,8 @@ export interface EgressOptions {
    * gateway's `Periscope-Task-Urls` header or MCP's `_meta["periscope/taskUrls"]`; never by the model.
    */
   seenUrls?: readonly string[] | undefined;
+  /** The session budget this caller sets (calls per tool, credits); the tighter of it and `limits.session` holds. */
+  budget?: SessionBudget | undefined;
 }
 
 /** One tool call, as every egress check sees it before the call is counted, charged or run. */
@@ -42,6 +46,8 @@ export interface EgressCall {
   sessionId: string | undefined;
   /** The caller's own egress options (`ToolExecuteOptions.egress`). */
   options: EgressOptions;
+  /** The call this one is made for (`ToolExecuteOptions.parentCall`: a web_search's readTop reads). */
+  parent?: EgressCall | undefined;
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { PeriscopeConfig } from '../config/schema.ts';
+import type { HttpFetch } from '../net/types.ts';
 import type { LazyStore } from '../policy/lazy-store.ts';
+import { type BeforeCallHook, createBeforeCallCheck } from './before-call-check.ts';
+import { createBudgetCheck } from './budget-check.ts';
 import { createDomainCheck, type DomainPolicy } from './domain-check.ts';
 import type { EgressCheck } from './egress-check.ts';
 import { createSecretCheck } from './secret-check.ts';
@@ -13,6 +16,10 @@ export interface EgressCheckSettings {
   env: NodeJS.ProcessEnv;
   /** `egress.domains`, compiled (createPeriscope shares it with the search tools, which filter results by it). */
   domains: DomainPolicy;
+  /** The guarded client (the beforeCall webhook is asked through it). */
+  httpFetch: HttpFetch;
+  /** The library's hook (`CreatePeriscopeOptions.beforeCall`). */
+  beforeCall?: BeforeCallHook | undefined;
   /** The caller's own checks (`CreatePeriscopeOptions.egressChecks`), run after the built-in ones. */
   extra?: readonly EgressCheck[] | undefined;
 }
@@ -34,10 +41,17 @@ export interface EgressCheckSettings {
 export function createEgressChecks(settings: EgressCheckSettings): EgressCheck[] {
   const { config, store, env } = settings;
   const { secretScan } = config.egress;
+  const beforeCall = createBeforeCallCheck({
+    hook: settings.beforeCall,
+    webhook: config.egress.beforeCallWebhook,
+    httpFetch: settings.httpFetch,
+  });
   return [
     ...(secretScan.enabled ? [createSecretCheck({ config, env, entropy: secretScan.entropy })] : []),
     createDomainCheck(settings.domains),
     ...(config.egress.seenUrlsOnly ? [createSeenUrlCheck({ store })] : []),
+    createBudgetCheck({ limits: config.limits, store }),
+    ...(beforeCall ? [beforeCall] : []),
     ...(settings.extra ?? []),
   ];
 }

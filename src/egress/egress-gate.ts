@@ -88,5 +88,6 @@ export function egressCall(tool: ToolName, input: unknown, options: ToolExecuteO
     agentId: options.agentId ?? DEFAULT_AGENT_ID,
     sessionId: options.sessionId,
     options: options.egress ?? {},
+    ...(options.parentCall === undefined ? {} : { parent: options.parentCall }),
   };
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { SessionBudget } from '../egress/budget-check.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 
@@ -29,6 +30,11 @@ export interface ApiKeyRecord {
    * deployment's `egress.domains` (src/egress/domain-check.ts), normalised patterns.
    */
   domains?: KeyDomains;
+  /**
+   * The session budget of this key's calls (`--session-max-calls`, `--session-max-credits`): calls per tool and
+   * credits one session may spend; only ever narrower than the deployment's `limits.session`.
+   */
+  session?: SessionBudget;
   note?: string;
 }
 
@@ -47,6 +53,7 @@ export interface CreateKeyOptions {
   admin?: boolean;
   rate?: RateSetting;
   domains?: KeyDomains;
+  session?: SessionBudget;
   note?: string;
 }
 
@@ -86,6 +93,7 @@ export async function createApiKey(
     createdAt: new Date().toISOString(),
     ...(options.rate ? { rate: options.rate } : {}),
     ...(options.domains ? { domains: options.domains } : {}),
+    ...(options.session ? { session: options.session } : {}),
     ...(options.note ? { note: options.note } : {}),
   };
   await store.set(recordKey(id), record);

@@ -76,3 +76,38 @@ test('the note is cut to 200 characters; list and revoke show records without th
     await periscope.close();
   }
 });
+
+test("create: a key's session budget is checked (known tools, whole numbers ≥ 0) and kept; nothing is written for a bad one", async () => {
+  const periscope = createPeriscope();
+  try {
+    const created = await periscope.keys.create({
+      agent: 'bot',
+      session: { maxCalls: { web_fetch: 20, web_search: 0 }, maxCredits: 50 },
+    });
+    assert.deepEqual(created.record.session, { maxCalls: { web_fetch: 20, web_search: 0 }, maxCredits: 50 });
+    assert.equal((await periscope.keys.create({ agent: 'bot', session: {} })).record.session, undefined);
+    const mistakes: Array<[unknown, RegExp]> = [
+      [
+        { maxCalls: { web_crawl: 3 } },
+        /^session: maxCalls\.web_crawl: not a tool; the tools are web_fetch, /,
+      ],
+      [{ maxCalls: { web_fetch: -1 } }, /^session: maxCalls\.web_fetch must be a whole number ≥ 0, not -1$/],
+      [{ maxCredits: 1.5 }, /^session: maxCredits must be a whole number ≥ 0, not 1\.5$/],
+      [{ maxCalls: [3] }, /^session: maxCalls must be an object of tool → calls/],
+      [{ maxCallz: {} }, /^session: unknown field maxCallz; the fields are maxCalls and maxCredits$/],
+      ['20', /^session: expected \{ maxCalls/],
+    ];
+    for (const [session, pattern] of mistakes)
+      await assert.rejects(
+        periscope.keys.create({ agent: 'other', session: session as never }),
+        (error) => invalidInput(error) && pattern.test((error as Error).message),
+      );
+    assert.deepEqual(
+      (await periscope.keys.list()).map((key) => key.agent),
+      ['bot', 'bot'],
+      'no key for the refused ones',
+    );
+  } finally {
+    await periscope.close();
+  }
+});

@@ -1,8 +1,10 @@
+import type { SessionBudget } from '../egress/budget-check.ts';
 import { formatDomainPattern, parseDomainPattern } from '../egress/domain-pattern.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { InputConstraint } from '../input-issue.ts';
 import type { CreditAccounts } from '../policy/credit-accounts.ts';
 import type { Store } from '../store/store.ts';
+import type { ToolName } from '../tools/tool.ts';
 import {
   type ApiKeyRecord,
   checkAgentId,
@@ -33,6 +35,11 @@ export interface CreateKeyInput {
   allowDomains?: readonly string[];
   /** Domain patterns the key's calls may never reach, on top of the deployment's `egress.domains.block`. */
   blockDomains?: readonly string[];
+  /**
+   * The session budget of the key's calls: `{ maxCalls: { web_fetch: 20 }, maxCredits: 100 }`, whole numbers ≥ 0;
+   * the tighter of it and the deployment's `limits.session` holds.
+   */
+  session?: SessionBudget;
   /** A label shown by `keys list`; cut to 200 characters. */
   note?: string;
 }
@@ -65,11 +72,13 @@ export function createKeyAccounts(store: { get(): Promise<Store> }, credits: Cre
       const rate = typeof input.rate === 'string' ? parseRate(input.rate) : input.rate;
       const note = typeof input.note === 'string' ? input.note.slice(0, MAX_NOTE_CHARS) : undefined;
       const domains = checkDomains(input.allowDomains, input.blockDomains);
+      const session = checkSession(input.session);
       const { key, record } = await createApiKey(await store.get(), {
         agent,
         admin: input.admin === true,
         ...(rate ? { rate } : {}),
         ...(domains ? { domains } : {}),
+        ...(session ? { session } : {}),
         ...(note ? { note } : {}),
       });
       const balance = granted === 0 ? undefined : (await credits.grant(agent, granted)).balanceAfter;
@@ -110,6 +119,39 @@ function checkDomains(allow: unknown, block: unknown): KeyDomains | undefined {
   if (allowed.length > 0) domains.allow = allowed;
   if (blocked.length > 0) domains.block = blocked;
   return allowed.length + blocked.length > 0 ? domains : undefined;
+}
+
+const SESSION_TOOLS: readonly ToolName[] = ['web_fetch', 'web_search', 'image_search', 'verify_citation'];
+
+/** The key's session budget, checked (whole numbers ≥ 0, known tools); undefined when it sets nothing. */
+function checkSession(value: unknown): SessionBudget | undefined {
+  if (value === undefined || value === null) return undefined;
+  const invalid = (message: string) =>
+    new PeriscopeError('INVALID_INPUT', `session: ${message}`, { details: { field: 'session' } });
+  const count = (name: string, given: unknown): number => {
+    if (typeof given === 'number' && Number.isSafeInteger(given) && given >= 0) return given;
+    throw invalid(`${name} must be a whole number ≥ 0, not ${JSON.stringify(given)}`);
+  };
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw invalid('expected { maxCalls: { web_fetch: N, … }, maxCredits: N }');
+  const { maxCalls, maxCredits, ...other } = value as Record<string, unknown>;
+  const unknown = Object.keys(other);
+  if (unknown.length > 0)
+    throw invalid(`unknown field ${unknown[0]}; the fields are maxCalls and maxCredits`);
+  const budget: SessionBudget = {};
+  if (maxCalls !== undefined && maxCalls !== null) {
+    if (typeof maxCalls !== 'object' || Array.isArray(maxCalls))
+      throw invalid('maxCalls must be an object of tool → calls, e.g. { "web_fetch": 20 }');
+    const calls: Partial<Record<ToolName, number>> = {};
+    for (const [tool, given] of Object.entries(maxCalls)) {
+      if (!SESSION_TOOLS.includes(tool as ToolName))
+        throw invalid(`maxCalls.${tool}: not a tool; the tools are ${SESSION_TOOLS.join(', ')}`);
+      calls[tool as ToolName] = count(`maxCalls.${tool}`, given);
+    }
+    if (Object.keys(calls).length > 0) budget.maxCalls = calls;
+  }
+  if (maxCredits !== undefined && maxCredits !== null) budget.maxCredits = count('maxCredits', maxCredits);
+  return Object.keys(budget).length > 0 ? budget : undefined;
 }
 
 function checkCredits(credits: unknown): number {

@@ -79,9 +79,10 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     }
     let reservation: Reservation | undefined;
     let pass: EgressPass | undefined;
+    const admittedCall = egressCall(tool.name, parsed.data, options);
     try {
       // 2. Egress: nothing is counted or charged for a call the deployment's policy refuses.
-      pass = await egress.admit(egressCall(tool.name, parsed.data, options));
+      pass = await egress.admit(admittedCall);
       // 3. Repeat throttle: only within a named session (without one every call is its own session).
       if (repeatLimit !== false && signature !== undefined && options.sessionId !== undefined) {
         const limit = { limit: repeatLimit, windowMs: limits.repeatWindowMs };
@@ -100,7 +101,7 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       return result;
     }
     // 6–7. The tool: its cache (with single flight) and its chain.
-    const result = await tool.execute(rawInput, options);
+    const result = await tool.execute(rawInput, { ...options, admittedCall });
     // 8. Commit (keep the charge) or refund.
     let spent = reservation?.cost ?? 0;
     const error = errorOf(result);

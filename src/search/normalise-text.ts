@@ -1,3 +1,5 @@
+import { stripInvisible } from '../content/invisible-unicode.ts';
+
 /** Named entities that search providers put in titles and snippets; numeric references cover the rest. */
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -88,7 +90,10 @@ const HAS_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B\uFEFF]/
 /** Anything `\s+ → ' '` and trim would change. */
 const MESSY_SPACE = /^\s|\s$|\s\s|[^\S ]/;
 
-/** Tags stripped, entities decoded, control characters removed, whitespace folded to single spaces. */
+/**
+ * Tags stripped, entities decoded, invisible characters (zero-width, tag characters, bidi overrides:
+ * `stripInvisible`, as for fetched pages) and control characters removed, whitespace folded to single spaces.
+ */
 export function cleanText(value: unknown): string {
   if (typeof value !== 'string' || value === '') return '';
   let text = value;
@@ -96,6 +101,7 @@ export function cleanText(value: unknown): string {
     text = text.replace(TAG, (_whole, _slash, name?: string) => (name && BREAKING_TAG.test(name) ? ' ' : ''));
   }
   if (text.includes('&')) text = decodeEntities(text);
+  text = stripInvisible(text);
   if (HAS_CONTROL.test(text)) text = text.replace(CONTROL, '');
   return MESSY_SPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }

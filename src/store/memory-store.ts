@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { decideWindow, type WindowBucket } from './sliding-window.ts';
-import type { ConsumeResult, LedgerApplyResult, LedgerEntry, Store } from './store.ts';
+import type { ConsumeResult, IncrementWithinResult, LedgerApplyResult, LedgerEntry, Store } from './store.ts';
 import {
   checkConsume,
   checkIncrement,
+  checkIncrementWithin,
   checkKey,
   checkLedgerEntry,
   checkLedgerLimit,
   checkPrefix,
   checkTtl,
+  countersValue,
   counterValue,
+  stepCounters,
   storeClosed,
   toJson,
 } from './store-errors.ts';
@@ -144,6 +147,22 @@ export function createMemoryStore(): Store {
       values.set(key, { json: JSON.stringify(value), expiresAtMs });
       afterWrite(nowMs);
       return value;
+    },
+
+    async incrementWithin(key, amounts, limits, options): Promise<IncrementWithinResult> {
+      open();
+      checkKey(key);
+      checkIncrementWithin(amounts, limits);
+      const ttlMs = checkTtl(options);
+      const nowMs = Date.now();
+      const entry = read(key, nowMs);
+      const counters = countersValue(key, entry === undefined ? undefined : JSON.parse(entry.json));
+      const step = stepCounters(counters, amounts, limits);
+      if (!step.applied) return { applied: false, values: counters, over: step.over };
+      const expiresAtMs = ttlMs === undefined ? entry?.expiresAtMs : nowMs + ttlMs;
+      values.set(key, { json: JSON.stringify(step.values), expiresAtMs });
+      afterWrite(nowMs);
+      return { applied: true, values: step.values };
     },
 
     async ledgerApply(agent, input): Promise<LedgerApplyResult> {

@@ -85,6 +85,49 @@ return value
 `);
 
 /**
+ * KEYS[1]: the counters (a JSON object of whole numbers, the kv value `get` reads). ARGV: the amounts as a JSON array
+ * of [field, amount] pairs (in order, so `over` names the first), the limits as a JSON object, ttlMs ("0": keep the
+ * expiry the key has). Returns {applied 0|1, the counters' JSON after (before, when refused), the field over}. Same
+ * step as store-errors.ts's stepCounters.
+ */
+export const INCREMENT_WITHIN = script(`
+local text = redis.call('GET', KEYS[1])
+local values = {}
+if text then
+  local ok, decoded = pcall(cjson.decode, text)
+  if not ok or type(decoded) ~= 'table' then return redis.error_reply('the value is not an integer counter set') end
+  for _, count in pairs(decoded) do
+    if type(count) ~= 'number' or count ~= math.floor(count) then
+      return redis.error_reply('the value is not an integer counter set')
+    end
+  end
+  values = decoded
+end
+local amounts = cjson.decode(ARGV[1])
+local limits = cjson.decode(ARGV[2])
+for _, pair in ipairs(amounts) do
+  local field, amount = pair[1], pair[2]
+  local limit = limits[field]
+  if amount > 0 and limit ~= nil and (values[field] or 0) + amount > limit then
+    return { 0, text or '{}', field }
+  end
+end
+for _, pair in ipairs(amounts) do
+  local field, amount = pair[1], pair[2]
+  values[field] = math.max(0, (values[field] or 0) + amount)
+end
+local json = cjson.encode(values)
+if ARGV[3] ~= '0' then
+  redis.call('SET', KEYS[1], json, 'PX', ARGV[3])
+else
+  local ttl = redis.call('PTTL', KEYS[1])
+  redis.call('SET', KEYS[1], json)
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+end
+return { 1, json, '' }
+`);
+
+/**
  * KEYS[1]: balance, KEYS[2]: ledger list. ARGV: delta, requireNonNegative ("1"|"0"), the entry's JSON without its
  * closing brace (balanceAfter and atMs are added here). Returns {applied 0|1, balance, atMs}.
  */

@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { redactUrlCredentials } from '../config/redact.ts';
 import { isPeriscopeError, PeriscopeError } from '../errors.ts';
-import { CONSUME, INCREMENT, LEDGER_APPLY, type LuaScript, REBUILD_BALANCE } from './redis-lua.ts';
+import {
+  CONSUME,
+  INCREMENT,
+  INCREMENT_WITHIN,
+  LEDGER_APPLY,
+  type LuaScript,
+  REBUILD_BALANCE,
+} from './redis-lua.ts';
 import type {
   ConsumeResult,
+  IncrementWithinResult,
   LedgerApplyResult,
   LedgerEntry,
   LedgerEntryInput,
@@ -13,6 +21,7 @@ import type {
 import {
   checkConsume,
   checkIncrement,
+  checkIncrementWithin,
   checkKey,
   checkLedgerEntry,
   checkLedgerLimit,
@@ -170,6 +179,25 @@ export class RedisStore implements Store {
       [this.#key('kv', key)],
       [by, ttlMs],
     )) as number;
+  }
+
+  async incrementWithin(
+    key: string,
+    amounts: Readonly<Record<string, number>>,
+    limits: Readonly<Record<string, number>>,
+    options?: SetOptions,
+  ): Promise<IncrementWithinResult> {
+    checkKey(key);
+    checkIncrementWithin(amounts, limits);
+    const ttlMs = checkTtl(options) ?? 0;
+    const [applied, json, over] = (await this.#script(
+      `incrementing ${key}`,
+      INCREMENT_WITHIN,
+      [this.#key('kv', key)],
+      [JSON.stringify(Object.entries(amounts)), JSON.stringify(limits), ttlMs],
+    )) as [number, string, string];
+    const values = JSON.parse(json) as Record<string, number>;
+    return applied === 1 ? { applied: true, values } : { applied: false, values, over };
   }
 
   async ledgerApply(agent: string, input: LedgerEntryInput): Promise<LedgerApplyResult> {

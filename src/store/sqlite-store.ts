@@ -7,6 +7,7 @@ import { sqliteFailure } from './sqlite-errors.ts';
 import { prepareStatements, SCHEMA_VERSION, SQLITE_SCHEMA } from './sqlite-schema.ts';
 import type {
   ConsumeResult,
+  IncrementWithinResult,
   LedgerApplyResult,
   LedgerEntry,
   LedgerEntryInput,
@@ -16,12 +17,15 @@ import type {
 import {
   checkConsume,
   checkIncrement,
+  checkIncrementWithin,
   checkKey,
   checkLedgerEntry,
   checkLedgerLimit,
   checkPrefix,
   checkTtl,
+  countersValue,
   counterValue,
+  stepCounters,
   storeClosed,
   storeUnavailable,
   toJson,
@@ -139,6 +143,31 @@ export class SqliteStore implements Store {
         current === undefined ? (ttlMs === undefined ? null : nowMs + ttlMs) : current.expires_at;
       this.#statements.put.run(key, JSON.stringify(value), expiresAt as number | null);
       return value;
+    });
+  }
+
+  async incrementWithin(
+    key: string,
+    amounts: Readonly<Record<string, number>>,
+    limits: Readonly<Record<string, number>>,
+    options?: SetOptions,
+  ): Promise<IncrementWithinResult> {
+    checkKey(key);
+    checkIncrementWithin(amounts, limits);
+    const ttlMs = checkTtl(options);
+    return this.#write('incrementing', (nowMs): IncrementWithinResult => {
+      const row = this.#statements.get.get(key) as Row | undefined;
+      const current = row === undefined || isExpired(row.expires_at, nowMs) ? undefined : row;
+      const counters = countersValue(
+        key,
+        current === undefined ? undefined : JSON.parse(current.value as string),
+      );
+      const step = stepCounters(counters, amounts, limits);
+      if (!step.applied) return { applied: false, values: counters, over: step.over };
+      const expiresAt =
+        ttlMs === undefined ? ((current?.expires_at as number | null | undefined) ?? null) : nowMs + ttlMs;
+      this.#statements.put.run(key, JSON.stringify(step.values), expiresAt);
+      return { applied: true, values: step.values };
     });
   }
 

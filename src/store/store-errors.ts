@@ -64,6 +64,53 @@ export function checkIncrement(by: number): void {
   if (!Number.isSafeInteger(by)) throw invalid(`increment must be by a whole number, not ${by}.`);
 }
 
+export function checkIncrementWithin(
+  amounts: Readonly<Record<string, number>>,
+  limits: Readonly<Record<string, number>>,
+): void {
+  for (const [field, amount] of Object.entries(amounts)) {
+    if (field === '') throw invalid('A counter name must be a non-empty string.');
+    if (!Number.isSafeInteger(amount))
+      throw invalid(`${field} must change by a whole number, not ${amount}.`);
+  }
+  for (const [field, limit] of Object.entries(limits))
+    if (!Number.isSafeInteger(limit) || limit < 0)
+      throw invalid(`The limit of ${field} must be a whole number ≥ 0, not ${limit}.`);
+}
+
+/** The counters stored under a key by `incrementWithin`; anything else there is a caller's mistake. */
+export function countersValue(key: string, value: unknown): Record<string, number> {
+  if (value === undefined) return {};
+  const valid =
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((count) => Number.isSafeInteger(count));
+  if (!valid)
+    throw invalid(`Cannot increment ${key}: it holds something other than counters that are whole numbers.`);
+  return { ...(value as Record<string, number>) };
+}
+
+/**
+ * One `incrementWithin` step on counters read from the store (memory and SQLite; the Redis script does the same):
+ * the counters after it, or the first one over its limit.
+ */
+export function stepCounters(
+  values: Record<string, number>,
+  amounts: Readonly<Record<string, number>>,
+  limits: Readonly<Record<string, number>>,
+): { applied: true; values: Record<string, number> } | { applied: false; over: string } {
+  for (const [field, amount] of Object.entries(amounts)) {
+    const limit = limits[field];
+    if (amount > 0 && limit !== undefined && (values[field] ?? 0) + amount > limit)
+      return { applied: false, over: field };
+  }
+  const next = { ...values };
+  for (const [field, amount] of Object.entries(amounts))
+    next[field] = Math.max(0, (next[field] ?? 0) + amount);
+  return { applied: true, values: next };
+}
+
 export function checkLedgerEntry(agent: string, entry: LedgerEntryInput): void {
   checkKey(agent, 'agent');
   if (!Number.isSafeInteger(entry.delta))

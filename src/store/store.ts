@@ -39,6 +39,20 @@ export interface Store {
   increment(key: string, by: number, options?: SetOptions): Promise<number>;
 
   /**
+   * Adds `amounts` to the counters kept together under `key` (a JSON object of whole numbers, which `get(key)`
+   * reads), all or none, in one atomic step. Refused, with nothing written, when a counter given a positive amount
+   * would end above its limit in `limits`; a counter without a limit, or one only given back to, is never refused,
+   * and none goes below 0. An applied step with `ttlMs` (re)sets the expiry to `ttlMs` from now; without, the key
+   * keeps the expiry it had. Session budgets: a call and its credits taken together, given back together.
+   */
+  incrementWithin(
+    key: string,
+    amounts: Readonly<Record<string, number>>,
+    limits: Readonly<Record<string, number>>,
+    options?: SetOptions,
+  ): Promise<IncrementWithinResult>;
+
+  /**
    * Applies one credit change for `agent` in one atomic step: checks the balance, appends a ledger entry and
    * updates the balance. With `requireNonNegative`, a debit that would take the balance below zero is refused
    * (nothing is written). Credits go through always.
@@ -73,6 +87,14 @@ export interface ConsumeResult {
   limit: number;
   /** 0 when allowed; otherwise how long until the same call would be allowed (if nobody else consumes). */
   retryAfterMs: number;
+}
+
+export interface IncrementWithinResult {
+  applied: boolean;
+  /** Every counter under the key after the step (as they were, when refused). */
+  values: Record<string, number>;
+  /** Refused: the first counter, in the order of `amounts`, that would have gone over its limit. */
+  over?: string;
 }
 
 export interface LedgerEntryInput {

@@ -212,6 +212,75 @@ export function storeConformanceSuite(
       });
     });
 
+    describe('counters within limits', () => {
+      test('incrementWithin takes all or none, names the counter over its limit and is read back by get', async () => {
+        const limits = { calls: 3, credits: 5 };
+        assert.deepEqual(await store.incrementWithin('budget', { calls: 1, credits: 2 }, limits), {
+          applied: true,
+          values: { calls: 1, credits: 2 },
+        });
+        assert.deepEqual(await store.incrementWithin('budget', { calls: 1, credits: 4 }, limits), {
+          applied: false,
+          values: { calls: 1, credits: 2 },
+          over: 'credits',
+        });
+        assert.deepEqual(await store.get('budget'), { calls: 1, credits: 2 });
+        assert.deepEqual((await store.incrementWithin('budget', { calls: 2, credits: 3 }, limits)).values, {
+          calls: 3,
+          credits: 5,
+        });
+        const refused = await store.incrementWithin('budget', { calls: 1, credits: 1 }, limits);
+        assert.equal(refused.applied, false);
+        assert.equal(refused.over, 'calls', 'the first counter over, in the order of the amounts');
+        // Giving back is never refused, a counter without a limit is never refused, and none goes below 0.
+        const given = await store.incrementWithin('budget', { calls: -5, credits: -1, other: 7 }, limits);
+        assert.deepEqual(given, { applied: true, values: { calls: 0, credits: 4, other: 7 } });
+        assert.deepEqual(await store.incrementWithin('budget', { credits: 0 }, { credits: 0 }), {
+          applied: true,
+          values: { calls: 0, credits: 4, other: 7 },
+        });
+        assert.equal((await store.incrementWithin('fresh', { calls: 1 }, { calls: 0 })).applied, false);
+        assert.equal(await store.get('fresh'), undefined, 'a refused step writes nothing');
+      });
+
+      test('incrementWithin with ttlMs (re)sets the expiry on every applied step; without, the expiry stays', async () => {
+        await store.incrementWithin('session', { calls: 1 }, {}, { ttlMs: 300 });
+        await sleep(200);
+        await store.incrementWithin('session', { calls: 1 }, {}, { ttlMs: 300 });
+        await sleep(200);
+        assert.deepEqual(await store.get('session'), { calls: 2 }, 'renewed by the second step');
+        await store.incrementWithin('session', { calls: 1 }, {});
+        await sleep(200);
+        assert.equal(await store.get('session'), undefined, 'a step without ttlMs kept the expiry');
+        await store.incrementWithin('kept', { calls: 1 }, {});
+        await sleep(50);
+        assert.deepEqual(await store.get('kept'), { calls: 1 });
+      });
+
+      test('incrementWithin refuses bad amounts, limits and a key holding something else', async () => {
+        await rejectsWith(store.incrementWithin('b', { calls: 1.5 }, {}), 'INVALID_INPUT');
+        await rejectsWith(store.incrementWithin('b', { '': 1 }, {}), 'INVALID_INPUT');
+        await rejectsWith(store.incrementWithin('b', { calls: 1 }, { calls: -1 }), 'INVALID_INPUT');
+        await rejectsWith(store.incrementWithin('', { calls: 1 }, {}), 'INVALID_INPUT');
+        await store.set('text', 'abc');
+        await rejectsWith(store.incrementWithin('text', { calls: 1 }, {}), 'INVALID_INPUT');
+        await store.set('mixed', { calls: 'x' });
+        await rejectsWith(store.incrementWithin('mixed', { calls: 1 }, {}), 'INVALID_INPUT');
+        assert.equal(await store.get('text'), 'abc');
+      });
+
+      test('no overspend: 500 concurrent steps of 1 call and 3 credits against 40 calls and 90 credits → exactly 30', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 500 }, () =>
+            store.incrementWithin('spend', { calls: 1, credits: 3 }, { calls: 40, credits: 90 }),
+          ),
+        );
+        assert.equal(results.filter((result) => result.applied).length, 30);
+        assert.ok(results.filter((result) => !result.applied).every((result) => result.over === 'credits'));
+        assert.deepEqual(await store.get('spend'), { calls: 30, credits: 90 });
+      });
+    });
+
     describe('credit ledger', () => {
       test('grant, debit, refuse when short, refund: every change an entry with the balance after it', async () => {
         const before = Date.now();

@@ -1,4 +1,5 @@
-import type { ErrorCode, PeriscopeError, ReasonsByCode } from '../errors.ts';
+import { wrapUntrusted } from '../content/untrusted-envelope.ts';
+import type { ErrorCode, ErrorReason, PeriscopeError, ReasonsByCode } from '../errors.ts';
 
 /**
  * The sentence for one code, in two forms: `retryable` invites the model to make the same call again, `final` says
@@ -147,6 +148,12 @@ const POLICY_DENIED_SENTENCES: Record<ReasonsByCode['POLICY_DENIED'], Sentence> 
     final:
       "This session's budget for this tool is used up; retrying will not help, answer from what you already have.",
   },
+  hook: {
+    retryable:
+      'The person or program overseeing these calls refused this one (the reason follows); retry once later, or answer from what you already have.',
+    final:
+      'The person or program overseeing these calls refused this one (the reason follows); retrying will not help, and do not try to get around it: follow the reason, or answer from what you already have.',
+  },
 };
 
 /** Sentences for one provider's failure, where its own wording helps more than the generic one. */
@@ -175,6 +182,41 @@ const STORE_UNAVAILABLE_SENTENCE: Sentence = {
     "Periscope's state store (rate limits, credits, repeat checks) is unavailable, so the call was refused rather than run unchecked; retrying will not help until it is fixed, tell the user.",
 };
 
+/** Codes whose messages are Periscope's own words, whoever reported them. */
+const OWN_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_INPUT',
+  'CONFIG_INVALID',
+  'NOT_CONFIGURED',
+  'URL_BLOCKED',
+  'ROBOTS_DISALLOWED',
+  'CREDITS_EXHAUSTED',
+  'REPEATED_LOOKUP',
+  'ABORTED',
+  'INTERNAL',
+  'POLICY_DENIED',
+]);
+
+/** RATE_LIMITED reasons that are Periscope's own limits, not a server's answer. */
+const OWN_RATE_LIMITS: ReadonlySet<ErrorReason> = new Set<ErrorReason>([
+  'agent-rate-limit',
+  'overloaded',
+  'queue',
+]);
+
+/**
+ * Whether the message may quote a server — a status line's reason phrase, a provider's or reader service's error
+ * detail, a block page — or gather such messages: every HTTP_STATUS, BLOCKED_BY_SITE and ALL_FAILED, a
+ * RATE_LIMITED that is not one of Periscope's own limits, and any other failure a provider or back-end reported
+ * (`details.provider`). The model reads such a message inside the untrusted-content envelope, as it reads a page.
+ */
+export function quotesServer(error: PeriscopeError): boolean {
+  if (error.details.reason === 'store-unavailable') return false;
+  if (error.code === 'HTTP_STATUS' || error.code === 'BLOCKED_BY_SITE' || error.code === 'ALL_FAILED')
+    return true;
+  if (error.code === 'RATE_LIMITED') return !OWN_RATE_LIMITS.has(error.details.reason as ErrorReason);
+  return typeof error.details.provider === 'string' && !OWN_CODES.has(error.code);
+}
+
 export function describeForModel(error: PeriscopeError): string {
   const provider = typeof error.details.provider === 'string' ? error.details.provider : undefined;
   const sentence =
@@ -183,10 +225,11 @@ export function describeForModel(error: PeriscopeError): string {
       POLICY_DENIED_SENTENCES[error.details.reason as ReasonsByCode['POLICY_DENIED']]) ||
     (provider && PROVIDER_SENTENCES[provider]?.[error.code]) ||
     SENTENCES[error.code];
-  const lines = [
-    error.retryable ? sentence.retryable : sentence.final,
-    `Error ${error.code}: ${error.message}`,
-  ];
+  const lines = [error.retryable ? sentence.retryable : sentence.final];
+  if (quotesServer(error)) {
+    const source = typeof error.details.url === 'string' ? error.details.url : (provider ?? 'server');
+    lines.push(`Error ${error.code}, quoting the server:`, wrapUntrusted(error.message, source).text);
+  } else lines.push(`Error ${error.code}: ${error.message}`);
   // A wait is advice to retry after it: given only with a retryable error, so it cannot contradict the flag.
   if (error.retryable && error.retryAfterMs !== undefined)
     lines.push(`Retry after about ${Math.ceil(error.retryAfterMs / 1000)} s.`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
+import { wrapUntrusted } from '../content/untrusted-envelope.ts';
 import type { DomainPolicy } from '../egress/domain-check.ts';
 import type { ProviderAttempt } from '../errors.ts';
 import type { SearchChain } from '../search/chain.ts';
@@ -46,8 +47,9 @@ export interface ImageSearchToolSettings {
 }
 
 /**
- * `Image results for: <query>`, then `N. title / image URL / source: page (W×H)` blocks. With no results, the
- * warnings (results dropped for private addresses, filters ignored) are said instead of claiming there were none.
+ * `Image results for: <query>`, then `N. title / image URL / source: page (W×H)` blocks inside one untrusted-content
+ * envelope (titles and URLs are third parties'). With no results, the warnings (results dropped for private
+ * addresses, filters ignored) are said instead of claiming there were none.
  */
 export function formatImageResults(
   query: string,
@@ -66,7 +68,7 @@ export function formatImageResults(
     if (result.sourceUrl || size) lines.push(`   source: ${result.sourceUrl ?? 'unknown'}${size}`);
     return lines.join('\n');
   });
-  return `${header}\n\n${blocks.join('\n\n')}`;
+  return `${header}\n\n${wrapUntrusted(blocks.join('\n\n'), provider).text}`;
 }
 
 export function createImageSearchTool(

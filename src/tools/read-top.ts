@@ -1,4 +1,3 @@
-import { wrapUntrusted } from '../content/untrusted-envelope.ts';
 import type { ErrorCode, ToolErrorData } from '../errors.ts';
 import type { SearchResult } from '../search/types.ts';
 import { type CitedPassage, passagesText } from './focused-read.ts';
@@ -62,6 +61,7 @@ export async function readTopResults(
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.egress === undefined ? {} : { egress: options.egress }),
+    ...(options.admittedCall === undefined ? {} : { parentCall: options.admittedCall }),
   };
   const read = await Promise.all(
     results.slice(0, count).map(async (result): Promise<WebSearchResult> => {
@@ -97,15 +97,16 @@ export async function readTopResults(
 }
 
 /**
- * What reading added under a result, for the model: the passages, page-written, inside their own untrusted
- * envelope; or our one line saying none matched or why the page was not read. Empty when it was not read.
+ * What reading added under a result, for the model, inside the results' untrusted envelope (formatWebResults): the
+ * passages, page-written, after a line naming the page they were read from; or one line saying none matched or
+ * why the page was not read (an error may quote the site). Empty when it was not read.
  */
 export function readLines(result: WebSearchResult): string[] {
   if (result.readError) return [`   [Not read: ${result.readError.code}: ${result.readError.message}]`];
   if (!result.passages) return [];
   if (result.passages.length === 0) return ['   [Read: no passage of this page matched the query.]'];
   const source = result.passages[0]?.citation.finalUrl ?? result.url;
-  return [wrapUntrusted(passagesText(result.passages), source).text];
+  return [`   [Read from ${source}; the passages that answer the query:]`, passagesText(result.passages)];
 }
 
 /** The closing sentence when results were read: how to read one in full. Undefined when none was. */

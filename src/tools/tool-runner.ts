@@ -26,7 +26,8 @@ export interface RunToolCallsOptions {
   session?: string;
   /** The principal limits and credits apply to. */
   agentId?: string;
-  /** What the program says about egress for every call (the task's own URLs, `seenUrls`): never the model. */
+  /** What the program (never the model) says about egress for every call of the batch: the task's own URLs
+   * (`seenUrls`), a session budget (`budget: { maxCalls }`). */
   egress?: EgressOptions;
   /** Calls running at once. Default 4. */
   concurrency?: number;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EgressOptions } from '../egress/egress-check.ts';
+import type { EgressCall, EgressOptions } from '../egress/egress-check.ts';
 import type { ToolResult } from './tool-result.ts';
 
 export type ToolName = 'web_fetch' | 'web_search' | 'image_search' | 'verify_citation';
@@ -25,6 +25,13 @@ export interface ToolExecuteOptions {
    * only narrows the deployment's `egress` policy (src/egress/).
    */
   egress?: EgressOptions;
+  /** This call as the call policy admitted it (set by the call policy for the tool it runs; callers leave it). */
+  admittedCall?: EgressCall;
+  /**
+   * The admitted call this one is made for: web_search's readTop reads carry their search, whose session budget
+   * reserved them (src/egress/budget-check.ts). Set by Periscope's tools; callers leave it.
+   */
+  parentCall?: EgressCall;
   /** Progress during long calls (MCP progress notifications). */
   onProgress?: (progress: ToolProgress) => void;
 }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createPeriscope } from '../index.ts';
+import { openEnvelope } from '../testing/envelope.ts';
 import { type LoopbackServer, startHttpServerOn } from '../testing/loopback-server.ts';
 import { jsonReply, startProviderStandIn } from '../testing/provider-stand-in.ts';
 import { createStandInSearchProvider } from '../testing/search-stand-in.ts';
@@ -91,22 +92,24 @@ test('readTop: passages attached to the top results, a 404 and a blocked address
   assert.equal(await periscope.credits.balance('reader'), 100 - 2 - 3);
   const ledger = await periscope.credits.ledger('reader');
   assert.equal(ledger.filter((entry) => entry.tool === 'web_fetch' && entry.delta < 0).length, 3);
-  // The output: passages inside an envelope under their result, the failures in our own words, then how to read on.
-  const block = result.output.slice(result.output.indexOf('1. Helgoland lighthouse'));
+  // The output: results and passages in one envelope, the passages under their result after a line naming their
+  // page, the failures (which may quote a site) there too; then, outside it, how to read on.
+  const envelope = openEnvelope(result.output);
+  assert.equal(envelope.before, `Results for: ${QUERY}\n\n`);
   assert.match(
-    block,
+    envelope.body,
     new RegExp(
-      `^1\\. Helgoland lighthouse\\n {3}\\S+\\n {3}Built in 1952\\n<<<untrusted_web_content id="[0-9a-f]{12}" source="${pages.url.replace(/\./g, '\\.')}/lighthouse">>>\\n`,
+      `^1\\. Helgoland lighthouse\\n {3}\\S+\\n {3}Built in 1952\\n {3}\\[Read from ${pages.url.replace(/\./g, '\\.')}/lighthouse; the passages that answer the query:\\]\\n\\[chars `,
     ),
   );
   assert.ok(
-    result.output.includes(`[chars ${answer.start}–${answer.end}] under "Construction"\n${answer.text}`),
+    envelope.body.includes(`[chars ${answer.start}–${answer.end}] under "Construction"\n${answer.text}`),
   );
-  assert.match(result.output, /\n {3}\[Not read: HTTP_STATUS: [^\n]*404[^\n]*\]\n/);
-  assert.match(result.output, /\n {3}\[Not read: URL_BLOCKED: [^\n]+\]\n/);
-  assert.match(
-    result.output,
-    /\n\[The top 3 results were read for the passages that answer the query\. To read one in full, call web_fetch with its url \(and startIndex set to a passage's start to read on from there\)\.\]$/,
+  assert.match(envelope.body, /\n {3}\[Not read: HTTP_STATUS: [^\n]*404[^\n]*\]\n/);
+  assert.match(envelope.body, /\n {3}\[Not read: URL_BLOCKED: [^\n]+\]\n/);
+  assert.equal(
+    envelope.after,
+    "\n\n[The top 3 results were read for the passages that answer the query. To read one in full, call web_fetch with its url (and startIndex set to a passage's start to read on from there).]",
   );
   // The search's own charge on its line; each read's on its own call.
   assert.match(result.display ?? '', /^stand-in → 4 results in \d+ ms · read 1 page, 2 failed · 2 credits$/);
@@ -135,7 +138,8 @@ test('readTop is 0–5; without it the results are as before, and no page is rea
   assert.equal(plain.isError, false);
   assert.equal(pages.calls.length, before);
   assert.ok((plain.data as WebSearchData).results.every((entry) => entry.passages === undefined));
-  assert.doesNotMatch(plain.output, /untrusted_web_content|were read/);
+  assert.doesNotMatch(openEnvelope(plain.output).body, /Read from|Not read/);
+  assert.doesNotMatch(plain.output, /were read/);
 });
 
 test('readTop with web_fetch switched off: the search succeeds, each read says why it failed', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SearchConfig } from '../config/search-schema.ts';
+import { wrapUntrusted } from '../content/untrusted-envelope.ts';
 import type { DomainPolicy } from '../egress/domain-check.ts';
 import type { ProviderAttempt } from '../errors.ts';
 import type { SearchChain } from '../search/chain.ts';
@@ -90,8 +91,9 @@ export interface WebSearchToolSettings {
 }
 
 /**
- * The model-facing text: `Results for: <query>`, then `N. title / url / snippet` blocks, each followed by what
- * `readTop` read from its page, and then how to read one in full.
+ * The model-facing text: `Results for: <query>`, then the `N. title / url / snippet` blocks, each followed by what
+ * `readTop` read from its page, all inside one untrusted-content envelope (titles, snippets and passages are
+ * written by third parties, as fetched pages are), and then how to read one in full.
  */
 export function formatWebResults(
   query: string,
@@ -110,7 +112,7 @@ export function formatWebResults(
     ].join('\n'),
   );
   const note = readTopNote(results);
-  return `${header}\n\n${blocks.join('\n\n')}${note ? `\n\n${note}` : ''}`;
+  return `${header}\n\n${wrapUntrusted(blocks.join('\n\n'), provider).text}${note ? `\n\n${note}` : ''}`;
 }
 
 export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSearchInput, WebSearchData> {

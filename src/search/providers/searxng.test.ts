@@ -4,6 +4,7 @@ import { providersSchema, searchSchema } from '../../config/search-schema.ts';
 import { createPeriscope } from '../../index.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
+import { openEnvelope } from '../../testing/envelope.ts';
 import {
   expectProviderError,
   jsonReply,
@@ -253,11 +254,11 @@ test('image_search through a SearXNG on 127.0.0.1: its own images are shown, and
   try {
     const shown = await periscope.imageSearch({ query: 'lion', count: 5 });
     assert.equal(shown.isError, false, shown.output);
+    const envelope = openEnvelope(shown.output);
+    assert.equal(envelope.before, 'Image results for: lion\n\n');
     assert.equal(
-      shown.output,
+      envelope.body,
       [
-        'Image results for: lion',
-        '',
         '1. A lion',
         `   ${server.url}/image_proxy?url=lion.jpg`,
         '   source: https://photos.example/lion (800×600)',

@@ -7,6 +7,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
+import { wrapUntrusted } from '../../content/untrusted-envelope.ts';
 import { inputJsonSchema } from '../../tools/input-json-schema.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
 import { type RunToolCallsOptions, runToolCalls } from '../../tools/tool-runner.ts';
@@ -106,10 +107,11 @@ function webSearchContent(data: unknown): ToolResultContent | undefined {
   const unread = results.flatMap((result, index) =>
     result.readError ? [`Result ${index + 1} could not be read: ${readErrorText(result.readError)}`] : [],
   );
+  // Why a page could not be read may quote its site: inside the untrusted-content envelope.
   const lead = [
     `Results for: ${query}`,
     `${results.length === 1 ? '1 search result follows' : `${results.length} search results follow`}, each with its URL as source. ${UNTRUSTED_NOTICE} Read a result in full with web_fetch.`,
-    ...unread,
+    ...(unread.length > 0 ? [wrapUntrusted(unread.join('\n'), 'readTop').text] : []),
   ].join('\n');
   const blocks = results.map((result) =>
     searchResult(result.url, result.title || result.url, [

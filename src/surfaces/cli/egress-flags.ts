@@ -11,6 +11,10 @@ export const EGRESS_FLAGS = {
   'secret-scan-entropy': { type: 'string' },
   'session-max-calls': { type: 'string', multiple: true },
   'session-max-credits': { type: 'string' },
+  'before-call-webhook': { type: 'string' },
+  'before-call-webhook-timeout-ms': { type: 'string' },
+  'before-call-webhook-on-failure': { type: 'string' },
+  'before-call-webhook-header': { type: 'string', multiple: true },
 } as const satisfies FlagSpec;
 
 /**
@@ -26,6 +30,10 @@ export const EGRESS_FLAG_KEYS: Record<keyof typeof EGRESS_FLAGS, string> = {
   'secret-scan-entropy': 'egress.secretScan.entropy',
   'session-max-calls': 'limits.session.maxCalls',
   'session-max-credits': 'limits.session.maxCredits',
+  'before-call-webhook': 'egress.beforeCallWebhook.url',
+  'before-call-webhook-timeout-ms': 'egress.beforeCallWebhook.timeoutMs',
+  'before-call-webhook-on-failure': 'egress.beforeCallWebhook.onFailure',
+  'before-call-webhook-header': 'egress.beforeCallWebhook.headers',
 };
 
 export const EGRESS_FLAGS_HELP = `Egress (each flag overrides its config key; see docs/config.md, egress and limits.session):
@@ -36,7 +44,11 @@ export const EGRESS_FLAGS_HELP = `Egress (each flag overrides its config key; se
   --secret-scan on|off    refuse queries and URLs that carry a secret (default on)
   --secret-scan-entropy on|off  also refuse long high-entropy tokens (default off)
   --session-max-calls TOOL=N  calls of TOOL one session may make (repeatable: web_fetch=20)
-  --session-max-credits N credits one session may spend`;
+  --session-max-credits N credits one session may spend
+  --before-call-webhook URL  ask this http(s) URL to allow or refuse each call before it runs (your approval service)
+  --before-call-webhook-timeout-ms N  how long to wait for its answer (default 5000)
+  --before-call-webhook-on-failure allow|deny  when it does not answer or fails (default deny)
+  --before-call-webhook-header 'NAME: VALUE'  a header sent with each ask (repeatable)`;
 
 const SESSION_TOOLS = ['web_fetch', 'web_search', 'image_search', 'verify_citation'];
 
@@ -51,10 +63,17 @@ export function egressOverrides(values: ParsedFlags): Record<string, unknown> {
     enabled: onOff(values, 'secret-scan'),
     entropy: onOff(values, 'secret-scan-entropy'),
   });
+  const beforeCallWebhook = prune({
+    url: values['before-call-webhook'],
+    timeoutMs: integerFlag(values, 'before-call-webhook-timeout-ms', 1),
+    onFailure: allowDeny(values, 'before-call-webhook-on-failure'),
+    headers: webhookHeaders(values),
+  });
   const egress = prune({
     domains,
     seenUrlsOnly: values['seen-urls-only'] === true ? true : undefined,
     secretScan,
+    beforeCallWebhook,
   });
   const session = prune({
     maxCalls: sessionCalls(values),
@@ -72,7 +91,30 @@ function onOff(values: ParsedFlags, name: string): boolean | undefined {
   throw new UsageError(`--${name} expects on or off, got '${String(raw)}'`);
 }
 
-function sessionCalls(values: ParsedFlags): Record<string, number> | undefined {
+function allowDeny(values: ParsedFlags, name: string): 'allow' | 'deny' | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim().toLowerCase();
+  if (text === 'allow' || text === 'deny') return text;
+  throw new UsageError(`--${name} expects allow or deny, got '${String(raw)}'`);
+}
+
+/** `--before-call-webhook-header 'Authorization: Bearer x'`, repeated: the headers map. */
+function webhookHeaders(values: ParsedFlags): Record<string, string> | undefined {
+  const given = values['before-call-webhook-header'];
+  if (!Array.isArray(given)) return undefined;
+  const headers: Record<string, string> = {};
+  for (const entry of given) {
+    const match = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*?)\s*$/.exec(entry);
+    if (!match?.[1])
+      throw new UsageError(`--before-call-webhook-header expects 'NAME: VALUE', got '${entry}'`);
+    headers[match[1]] = match[2] ?? '';
+  }
+  return headers;
+}
+
+/** `--session-max-calls TOOL=N`, repeated: calls per tool (also `keys create`'s, for a key's budget). */
+export function sessionCalls(values: ParsedFlags): Record<string, number> | undefined {
   const given = values['session-max-calls'];
   if (!Array.isArray(given)) return undefined;
   const calls: Record<string, number> = {};

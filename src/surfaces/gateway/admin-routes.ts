@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPeriscopeError } from '../../errors.ts';
-import type { Periscope } from '../../index.ts';
+import type { Periscope, SessionBudget } from '../../index.ts';
 import { checkAgentId } from '../../keys/api-keys.ts';
 import type { Principal } from './auth.ts';
 import { GatewayError, readJsonBody, sendJson } from './http-io.ts';
@@ -33,7 +33,8 @@ export async function handleAdmin(
     }
     if (method === 'POST') {
       const body = asObject(await readJsonBody(request, context.maxBodyBytes));
-      // The agent id, credits, rate, domains and note are judged by the key operation, before anything is written.
+      // The agent id, credits, rate, domains, session budget and note are judged by the key operation, before
+      // anything is written.
       const created = await invalidInputAs400(() =>
         context.periscope.keys.create({
           agent: String(body.agent ?? ''),
@@ -42,6 +43,7 @@ export async function handleAdmin(
           ...(typeof body.rate === 'string' ? { rate: body.rate } : {}),
           ...(body.allowDomains === undefined ? {} : { allowDomains: body.allowDomains as string[] }),
           ...(body.blockDomains === undefined ? {} : { blockDomains: body.blockDomains as string[] }),
+          ...(body.session === undefined ? {} : { session: body.session as SessionBudget }),
           ...(typeof body.note === 'string' ? { note: body.note } : {}),
         }),
       );

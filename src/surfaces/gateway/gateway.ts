@@ -338,10 +338,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 }
 
-/** A key's own egress narrowing (`keys create --allow-domain/--block-domain`): narrows the deployment's. */
+/**
+ * A key's own egress narrowing (`keys create --allow-domain/--block-domain`, its session budget
+ * `--session-max-calls/--session-max-credits`): narrows the deployment's.
+ */
 function keyEgress(principal: Principal | undefined): EgressOptions | undefined {
   const domains = principal?.key?.domains;
-  return domains ? { domains } : undefined;
+  const budget = principal?.key?.session;
+  if (!domains && !budget) return undefined;
+  return { ...(domains ? { domains } : {}), ...(budget ? { budget } : {}) };
 }
 
 /**

@@ -1,13 +1,14 @@
-import type { ApiKeyInfo, Periscope } from '../../../index.ts';
+import type { ApiKeyInfo, Periscope, SessionBudget } from '../../../index.ts';
 import { formatRate, type KeyDomains } from '../../../keys/api-keys.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
+import { sessionCalls } from '../egress-flags.ts';
 import { asUsageError } from '../flag-input.ts';
-import { COMMON_FLAGS, numberFlag, type ParsedFlags, parseFlags } from '../flags.ts';
+import { COMMON_FLAGS, integerFlag, numberFlag, type ParsedFlags, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine, writeTable } from '../io.ts';
 import { openPeriscope } from '../open-periscope.ts';
 
 export const KEYS_HELP = `Usage: periscope keys create --agent ID [--credits N] [--rate N/unit] [--allow-domain P…] [--block-domain P…]
-                             [--admin] [--note TEXT]
+                             [--session-max-calls TOOL=N…] [--session-max-credits N] [--admin] [--note TEXT]
        periscope keys list [--json]
        periscope keys revoke <id|psk_id>
 
@@ -23,6 +24,9 @@ Options:
   --allow-domain P  the key's calls reach only these domains (repeatable: example.com, *.example.com, =host);
                     narrows the config's egress.domains.allow, never widens it
   --block-domain P  the key's calls never reach these domains (repeatable), on top of egress.domains.block
+  --session-max-calls TOOL=N  calls of TOOL one session of this key may make (repeatable: web_fetch=20);
+                    the tighter of it and limits.session.maxCalls holds
+  --session-max-credits N  credits one session of this key may spend (the tighter of it and limits.session)
   --admin           may create and revoke keys and grant credits over HTTP (/v1/admin/…)
   --note TEXT       a label shown by 'keys list' (up to 200 characters; longer is cut)
   --json            print JSON
@@ -36,6 +40,8 @@ const FLAGS = {
   rate: { type: 'string' },
   'allow-domain': { type: 'string', multiple: true },
   'block-domain': { type: 'string', multiple: true },
+  'session-max-calls': { type: 'string', multiple: true },
+  'session-max-credits': { type: 'string' },
   admin: { type: 'boolean' },
   note: { type: 'string' },
 } as const;
@@ -79,6 +85,7 @@ async function create(periscope: Periscope, values: ParsedFlags, rest: string[],
   if (rest.length > 0) throw new UsageError(`keys create takes no arguments, got '${rest.join(' ')}'`);
   if (typeof values.agent !== 'string') throw new UsageError('keys create needs --agent ID');
   const credits = numberFlag(values, 'credits');
+  const session = keySession(values);
   const { key, record, balance } = await periscope.keys.create({
     agent: values.agent,
     admin: values.admin === true,
@@ -87,6 +94,7 @@ async function create(periscope: Periscope, values: ParsedFlags, rest: string[],
     ...(typeof values.rate === 'string' ? { rate: values.rate } : {}),
     ...(Array.isArray(values['allow-domain']) ? { allowDomains: values['allow-domain'] } : {}),
     ...(Array.isArray(values['block-domain']) ? { blockDomains: values['block-domain'] } : {}),
+    ...(session ? { session } : {}),
     ...(typeof values.note === 'string' ? { note: values.note } : {}),
   });
   const { location } = await periscope.store();
@@ -102,6 +110,7 @@ async function create(periscope: Periscope, values: ParsedFlags, rest: string[],
     record.admin ? 'admin' : undefined,
     record.rate ? `rate ${formatRate(record.rate)}` : undefined,
     record.domains ? describeKeyDomains(record.domains) : undefined,
+    record.session ? describeKeySession(record.session) : undefined,
     balance === undefined ? undefined : `agent balance ${balance} credits`,
   ].filter(Boolean);
   writeLine(
@@ -132,13 +141,14 @@ async function list(periscope: Periscope, json: boolean, rest: string[], io: Cli
     return EXIT_OK;
   }
   const rows = [
-    ['id', 'agent', 'admin', 'rate', 'domains', 'created', 'status', 'note'],
+    ['id', 'agent', 'admin', 'rate', 'domains', 'session budget', 'created', 'status', 'note'],
     ...keys.map((key: ApiKeyInfo) => [
       key.id,
       key.agent,
       key.admin ? 'yes' : '',
       key.rate ? formatRate(key.rate) : '',
       key.domains ? describeKeyDomains(key.domains) : '',
+      key.session ? describeKeySession(key.session) : '',
       key.createdAt.slice(0, 19).replace('T', ' '),
       key.revokedAt ? `revoked ${key.revokedAt.slice(0, 19).replace('T', ' ')}` : 'active',
       key.note ?? '',
@@ -168,4 +178,21 @@ function describeKeyDomains(domains: KeyDomains): string {
     domains.block?.length ? `not ${domains.block.join(', ')}` : undefined,
   ];
   return parts.filter(Boolean).join('; ');
+}
+
+/** `--session-max-calls` / `--session-max-credits`: the key's session budget, or undefined when neither is given. */
+function keySession(values: ParsedFlags): SessionBudget | undefined {
+  const maxCalls = sessionCalls(values);
+  const maxCredits = integerFlag(values, 'session-max-credits', 0);
+  if (maxCalls === undefined && maxCredits === undefined) return undefined;
+  return { ...(maxCalls ? { maxCalls } : {}), ...(maxCredits === undefined ? {} : { maxCredits }) };
+}
+
+/** `web_fetch 20, web_search 5, 100 credits per session` */
+function describeKeySession(session: SessionBudget): string {
+  const parts = [
+    ...Object.entries(session.maxCalls ?? {}).map(([tool, calls]) => `${tool} ${calls}`),
+    ...(session.maxCredits === undefined ? [] : [`${session.maxCredits} credits`]),
+  ];
+  return `${parts.join(', ')} per session`;
 }
