@@ -470,6 +470,11 @@ test('no model configured, or an empty question: one line, exit 2', async () => 
 // Citations: the model cites a passage it read and one it made up; each is checked against the document cache.
 const REAL_QUOTE = 'Python 3.13 ships a new interactive interpreter and an experimental free-threaded build.';
 const INVENTED_QUOTE = 'Python 3.13 removes the global interpreter lock for good.';
+// [2] is invented, [3] from a page never read, [4] listed nowhere: each is marked where it is cited.
+const BODY =
+  'Python 3.13 has a new interactive interpreter [1]. It removes the GIL for good [2][4], in a build of its own [1, 3].';
+const MARKED_BODY =
+  'Python 3.13 has a new interactive interpreter [1]. It removes the GIL for good [2 unverified][4 unverified], in a build of its own [1][3 unverified].';
 
 function citingAnswer(base: string): Script {
   return (body) => {
@@ -477,7 +482,7 @@ function citingAnswer(base: string): Script {
       return { toolCalls: [{ name: 'web_fetch', arguments: { url: `${base}/whatsnew` } }] };
     return {
       content: [
-        'Python 3.13 has a new interactive interpreter [1]. It removes the GIL for good [2].',
+        BODY,
         '',
         'Sources:',
         `[1] ${base}/whatsnew "${REAL_QUOTE}"`,
@@ -498,10 +503,9 @@ test('citations: a quote from the page read is verified, an invented one and one
     question: 'What is new in Python 3.13?',
     verifyCitation: (citation) => periscope.verifyCitation({ ...citation, cacheOnly: true }),
   });
-  assert.equal(
-    transcript.answerBody,
-    'Python 3.13 has a new interactive interpreter [1]. It removes the GIL for good [2].',
-  );
+  // The answer itself says which citations did not verify; the raw text stays in `answer`.
+  assert.equal(transcript.answerBody, MARKED_BODY);
+  assert.ok(transcript.answer.startsWith(BODY));
   const [real, invented, unread] = transcript.citations ?? [];
   assert.deepEqual(
     [real?.n, real?.status, real?.verified, real?.match, real?.quote],
@@ -524,7 +528,7 @@ test('citations: a quote from the page read is verified, an invented one and one
   await periscope.close();
 });
 
-test('periscope ask: the sources are printed once checked, the invented quote marked unverified; --json has citations', async () => {
+test('periscope ask: citations are printed once checked, the unverified ones marked in the answer and the sources; --json has both', async () => {
   scripts.set('cites', citingAnswer(server.url));
   for (const streaming of [true, false]) {
     const result = await runAsk([
@@ -538,8 +542,9 @@ test('periscope ask: the sources are printed once checked, the invented quote ma
     assert.equal(result.code, 0, result.stderr);
     assert.equal(
       result.stdout,
+      // Streamed, the answer is written up to its first marker and waits there for the checks: no unmarked [2].
       [
-        'Python 3.13 has a new interactive interpreter [1]. It removes the GIL for good [2].',
+        MARKED_BODY,
         '',
         'Sources:',
         `[1] ✓ ${server.url}/whatsnew — "${REAL_QUOTE}"`,
@@ -553,8 +558,10 @@ test('periscope ask: the sources are printed once checked, the invented quote ma
   const json = await runAsk(['--json', '--model', 'm', '--base-url', `${server.url}/cites/v1`, 'q?']);
   assert.equal(json.code, 0, json.stderr);
   const transcript = JSON.parse(json.stdout) as {
+    answerBody: string;
     citations: Array<{ n: number; url: string; quote: string; status: string; verified: boolean }>;
   };
+  assert.equal(transcript.answerBody, MARKED_BODY);
   assert.deepEqual(
     transcript.citations.map(({ n, status, verified }) => [n, status, verified]),
     [

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isSourceLine, isSourcesHeading, parseAnswerSources } from './answer-citations.ts';
+import {
+  citationMarkerAt,
+  isSourceLine,
+  isSourcesHeading,
+  markUnverifiedCitations,
+  parseAnswerSources,
+  partialCitationMarkerAt,
+} from './answer-citations.ts';
 
 test('the sources section the system prompt asks for: numbers, URLs, quotes and offsets; the body without it', () => {
   const answer = [
@@ -62,4 +69,34 @@ test('heading and source-line recognisers', () => {
     assert.equal(isSourcesHeading(line), false);
   assert.equal(isSourceLine('[3] https://x.example/'), true);
   assert.equal(isSourceLine('[3] see https://x.example/'), false);
+});
+
+test('unverified citations are marked where they are cited; verified ones, code and non-markers are left alone', () => {
+  const citations = [
+    { n: 1, verified: true },
+    { n: 2, verified: false },
+    { n: 3, verified: true },
+  ];
+  const cases: Array<[string, string]> = [
+    ['Fast [1]. Free [2].', 'Fast [1]. Free [2 unverified].'],
+    ['Both [1, 2] and [1,3].', 'Both [1][2 unverified] and [1,3].'],
+    ['A range [1–3], adjacent [2][3].', 'A range [1][2 unverified][3], adjacent [2 unverified][3].'],
+    ['Listed nowhere [7].', 'Listed nowhere [7 unverified].'],
+    [
+      'Index a[2], link [2](https://x.example/), `b[2]`, [2x], [2–40].',
+      'Index a[2], link [2](https://x.example/), `b[2]`, [2x], [2–40].',
+    ],
+    ['```\nxs[2] = [2]\n```\nSee [2].', '```\nxs[2] = [2]\n```\nSee [2 unverified].'],
+    ['No markers at all.', 'No markers at all.'],
+  ];
+  for (const [text, marked] of cases) assert.equal(markUnverifiedCitations(text, citations), marked, text);
+});
+
+test('marker finders: where the first marker starts, and an end that may still become one', () => {
+  assert.equal(citationMarkerAt('So it is [2].'), 9);
+  assert.equal(citationMarkerAt('a[2] [note]'), -1);
+  // `[1]` at the very end may still turn out to be a link, `[1](…)`.
+  for (const end of ['so [', 'so [1', 'so [1, ', 'so [1–', 'so [1]'])
+    assert.equal(partialCitationMarkerAt(end), 3, end);
+  for (const end of ['so [n', 'so a[1', 'so [1] ', 'so']) assert.equal(partialCitationMarkerAt(end), -1, end);
 });

@@ -82,3 +82,69 @@ export function parseAnswerSources(answer: string): AnswerSources {
   if (sources.length === 0) return { sources, sectionStart: answer.length, body: answer.trimEnd() };
   return { sources, sectionStart, body: answer.slice(0, sectionStart).trimEnd() };
 }
+
+/**
+ * A citation marker in the answer's text: `[2]`, `[1, 3]`, `[2–4]`; not `a[1]` (an index) nor `[1](…)` (a link).
+ * The numbers are group 1.
+ */
+const CITATION_MARKER = /(?<![\p{L}\p{N}_\\])\[(\d{1,3}(?:[ \t]*[,–—-][ \t]*\d{1,3})*)\](?!\()/gu;
+
+/** The end of a text that may still become a citation marker, or a link: `[`, `[1`, `[1, 2–`, `[2]`. */
+const PARTIAL_MARKER = /(?<![\p{L}\p{N}_\\])\[(?:\d{1,3}(?:[ \t]*[,–—-][ \t]*\d{0,3})*[ \t]*\]?)?$/u;
+
+/** Code spans and fenced blocks: their brackets are code, never citations. */
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
+
+/** Where the first citation marker of `text` (at or after `from`) starts, or -1. */
+export function citationMarkerAt(text: string, from = 0): number {
+  CITATION_MARKER.lastIndex = from;
+  return CITATION_MARKER.exec(text)?.index ?? -1;
+}
+
+/** Where a citation marker that `text` may end in the middle of starts, or -1. */
+export function partialCitationMarkerAt(text: string): number {
+  return PARTIAL_MARKER.exec(text)?.index ?? -1;
+}
+
+/** How an unverified citation reads in the answer: `[2 unverified]`. */
+export const UNVERIFIED_MARK = 'unverified';
+
+/**
+ * The answer's text with every citation marker that names an unverified source saying so itself: `[2]` becomes
+ * `[2 unverified]`, and a group holding one is split, one marker per number (`[1, 2]` → `[1][2 unverified]`), so
+ * the mark cannot be read as the group's. A number the sources do not list names no passage: unverified too.
+ * Markers of verified sources and brackets in code are left as they are.
+ */
+export function markUnverifiedCitations(
+  text: string,
+  citations: ReadonlyArray<{ n: number; verified: boolean }>,
+): string {
+  const verified = new Map(citations.map((citation) => [citation.n, citation.verified]));
+  const mark = (prose: string) =>
+    prose.replace(CITATION_MARKER, (marker, group: string) => {
+      const numbers = markerNumbers(group);
+      if (numbers === undefined || numbers.every((n) => verified.get(n) === true)) return marker;
+      return numbers.map((n) => (verified.get(n) === true ? `[${n}]` : `[${n} ${UNVERIFIED_MARK}]`)).join('');
+    });
+  let out = '';
+  let last = 0;
+  for (const code of text.matchAll(CODE)) {
+    out += mark(text.slice(last, code.index)) + code[0];
+    last = code.index + code[0].length;
+  }
+  return out + mark(text.slice(last));
+}
+
+/** `1, 3` → [1, 3]; `2–4` → [2, 3, 4]; undefined for a range that runs backwards or over more than 20 numbers. */
+function markerNumbers(group: string): number[] | undefined {
+  const numbers: number[] = [];
+  for (const item of group.split(',')) {
+    const parts = item.split(/[–—-]/).map((part) => Number(part.trim()));
+    const [from, to] = parts;
+    if (from === undefined || parts.length > 2) return undefined;
+    if (to === undefined) numbers.push(from);
+    else if (to > from && to - from <= 20) for (let n = from; n <= to; n++) numbers.push(n);
+    else return undefined;
+  }
+  return numbers;
+}

@@ -10,7 +10,7 @@ import type { HttpFetch } from '../net/types.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
 import { runToolCalls, type ToolCall } from '../tools/tool-runner.ts';
-import { type AnswerSource, parseAnswerSources } from './answer-citations.ts';
+import { type AnswerSource, markUnverifiedCitations, parseAnswerSources } from './answer-citations.ts';
 import { hintFor, parseArguments } from './call-hint.ts';
 import { callOutcome } from './call-outcome.ts';
 import { type ChatEndpoint, type ChatMessage, completeChat } from './chat-completions.ts';
@@ -115,7 +115,11 @@ export interface AgentTranscript {
   sessionId: string;
   /** The numbered sources the answer lists (`[n] URL "quote"`), each checked; absent when it lists none. */
   citations?: AnswerCitation[];
-  /** The answer without its sources section (the citations carry it), when it has one. */
+  /**
+   * The answer without its sources section (the citations carry it), when it has one; once the citations are
+   * checked (`verifyCitation`), each marker of an unverified one says so: `[2 unverified]`
+   * (markUnverifiedCitations).
+   */
   answerBody?: string;
 }
 
@@ -186,7 +190,14 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
       return {
         question,
         answer,
-        ...(citations ? { citations, answerBody: listed.body } : {}),
+        ...(citations
+          ? {
+              citations,
+              answerBody: options.verifyCitation
+                ? markUnverifiedCitations(listed.body, citations)
+                : listed.body,
+            }
+          : {}),
         sources: sourcesOf(answer, readUrls, seenUrls),
         messages,
         toolCalls: records,

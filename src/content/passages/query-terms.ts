@@ -1,11 +1,20 @@
 import type { LanguageTools } from './language-tools.ts';
 import { scanWords } from './word-scanner.ts';
 
-/** How a word is compared: lower case, composed, stemmed. */
+/**
+ * How a word is compared: lower case, composed, stemmed, then without the Latin diacritics the stemmer left
+ * (`vipāka` is `vipaka`, `stūpas` is `stupas`: pages transliterate with them, questions without). Only the
+ * combining marks U+0300–U+036F go, so Hangul, Devanagari or Arabic words keep every letter.
+ */
 export function normalizeWord(word: string, tools: LanguageTools): string {
   const lower = word.toLowerCase();
-  return tools.stem(/[^\x00-\x7f]/.test(lower) ? lower.normalize('NFC') : lower);
+  if (!NON_ASCII.test(lower)) return tools.stem(lower);
+  const stem = tools.stem(lower.normalize('NFC'));
+  return NON_ASCII.test(stem) ? stem.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC') : stem;
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const LATIN_MARKS = /[\u0300-\u036f]/g;
 
 export interface QueryTerms {
   /** The distinct terms: stems, numbers, ideographic characters and pairs of them. */

@@ -140,6 +140,7 @@ const ABBREVIATIONS = new Set([
   'sen',
   'rep',
   'rev',
+  'fr',
   'mt',
   'ft',
   'jan',
@@ -188,6 +189,9 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d || code === 0xa0 || code === 0x3000;
 }
 
+/** Letters joined by periods (`U.S`, `H.R`, `D.C`): an abbreviation, whatever its letters. */
+const DOTTED_INITIALS = /^(?:\p{L}\.)+\p{L}$/u;
+
 /** A period ends a sentence unless it follows an abbreviation or an initial, or a lower-case word follows it. */
 function endsSentence(
   document: string,
@@ -200,6 +204,7 @@ function endsSentence(
   while (wordStart > sentenceStart && /[\p{L}.]/u.test(document[wordStart - 1]!)) wordStart--;
   const word = document.slice(wordStart, period).toLowerCase();
   if (word.length === 1 && /\p{L}/u.test(word)) return false;
+  if (DOTTED_INITIALS.test(word)) return false;
   if (ABBREVIATIONS.has(word)) return false;
   let next = close;
   while (next < end && /\s/.test(document[next]!)) next++;

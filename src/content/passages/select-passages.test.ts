@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { segmentDocument } from './segment-document.ts';
 import { selectPassages } from './select-passages.ts';
 import { PASSAGE_SEPARATOR, type PassageQuery } from './types.ts';
 
@@ -92,6 +93,27 @@ test('abbreviations and initials do not end a sentence', () => {
     joined(document, { query: 'Who found the wreck?', maxChars: 60 }),
     'Dr. J. R. Smith of the U.S. Navy found the wreck.',
   );
+});
+
+test('letters joined by periods (U.S., H.R.) and Fr. do not end a sentence, even before a capital or a digit', () => {
+  const document =
+    'It was ranked by U.S. News & World Report in 2010. A hall was built under Fr. Zahm in 1883. ' +
+    'Two bills (S.742 and H.R. 2562) failed.';
+  assert.deepEqual(
+    segmentDocument(document).units.map((unit) => document.slice(unit.start, unit.end)),
+    [
+      'It was ranked by U.S. News & World Report in 2010.',
+      'A hall was built under Fr. Zahm in 1883.',
+      'Two bills (S.742 and H.R. 2562) failed.',
+    ],
+  );
+});
+
+test('the question without the diacritics of a transliterated word still finds it', () => {
+  const hit = 'Karma brings about a consequence or vipāka, the "result".';
+  const document = `${filler(30)}\n\n${hit}\n\n${filler(30)}`;
+  for (const query of ['What does vipaka mean?', 'What does VIPĀKA mean?'])
+    assert.equal(joined(document, { query, maxChars: 100 }), hit, query);
 });
 
 test('heading: from the outline when given, else the Markdown heading before the passage', () => {

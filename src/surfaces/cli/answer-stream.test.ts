@@ -15,11 +15,32 @@ function streamIn(text: string, size: number) {
 const ANSWER =
   'A new REPL [1].\nAnd free threading [2].\n\nSources:\n[1] https://a.example/ "x"\n[2] https://b.example/ "y"\n';
 
-test('the sources section is held back, whatever the piece size; the body streams; written + held is the whole', () => {
+test('from the first citation marker on, text is held back, whatever the piece size; written + held is the whole', () => {
   for (const size of [1, 2, 5, 12, 1000]) {
     const { written, held } = streamIn(ANSWER, size);
-    assert.equal(written, 'A new REPL [1].\nAnd free threading [2].\n', `pieces of ${size}`);
+    assert.equal(written, 'A new REPL ', `pieces of ${size}`);
     assert.equal(written + held, ANSWER);
+  }
+});
+
+test('without markers the body streams and only the sources section is held; brackets that are no marker pass', () => {
+  const text =
+    'A list a[1] and a link [2](https://x.example/) and [note] and [12a].\nMore.\n\nSources:\n[1] https://a.example/ "x"\n';
+  for (const size of [1, 2, 3, 7, 1000]) {
+    const { written, held } = streamIn(text, size);
+    assert.equal(written, text.slice(0, text.indexOf('\n\nSources:') + 1), `pieces of ${size}`);
+    assert.equal(written + held, text);
+  }
+});
+
+test('grouped and ranged markers hold too; text before a marker split over pieces is written, the marker is not', () => {
+  for (const marker of ['[1, 2]', '[2–4]', '[12]']) {
+    const text = `First line.\nIt is so ${marker} and more.\n`;
+    for (const size of [1, 4, 1000]) {
+      const { written, held } = streamIn(text, size);
+      assert.equal(written, 'First line.\nIt is so ', `${marker} in pieces of ${size}`);
+      assert.equal(held, `${marker} and more.\n`);
+    }
   }
 });
 
@@ -30,6 +51,20 @@ test('a section that starts with a source line, no heading; a body line starting
     assert.equal(written, 'So it goes.\n[note] kept\nSourcesX\n');
     assert.equal(held, '[1] https://a.example/ "x"');
   }
+});
+
+test('a turn that calls tools writes the text it held from a marker on', () => {
+  let written = '';
+  const stream = createAnswerStream((piece) => {
+    written += piece;
+  });
+  stream.push('As [1] says, I should check.\n');
+  assert.equal(written, 'As ');
+  stream.endTurn();
+  assert.equal(written, 'As [1] says, I should check.\n');
+  stream.push('Answer.');
+  assert.equal(stream.finish(), '');
+  assert.equal(written, 'As [1] says, I should check.\nAnswer.');
 });
 
 test('text without sources is all written, but for trailing blank lines; a tool turn writes what it held', () => {

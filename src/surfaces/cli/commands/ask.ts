@@ -1,3 +1,4 @@
+import { markUnverifiedCitations, parseAnswerSources } from '../../../agent/answer-citations.ts';
 import { resolveAgentEndpoint } from '../../../agent/resolve-endpoint.ts';
 import { type AgentTranscript, type AnswerCitation, runAgent } from '../../../agent/run-agent.ts';
 import { toHttpClientOptions } from '../../../config/network-options.ts';
@@ -33,11 +34,14 @@ seconds are shown in place meanwhile. The answer streams to stdout, then the sou
 tool calls, the failed ones and the credits spent.
 
 The model is asked to cite with numbers ([1], [2]) and to end with a sources list giving, for each number, the page
-and a passage copied from it. Before that list is printed, every passage is checked against the page as the tools
-read it (the document cache; nothing is fetched again): each source is printed with ✓ when its passage is on the
-page, or marked "unverified" with the reason (not on the page; page not read by the tools; no passage given). In
---json, \`citations\` holds each one: { n, url, quote, status, verified, start, end }, status one of found, moved,
-changed, unreachable (the verdicts of 'periscope verify') or unchecked.
+and a passage copied from it. Before a citation is printed, its passage is checked against the page as the tools
+read it (the document cache; nothing is fetched again), so the answer streams up to its first citation and the
+rest follows once checked. In the answer, a citation whose passage is not verified reads [2 unverified] (a group
+is split: [1][2 unverified]; a number with no source listed is unverified too). Each source is printed with ✓
+when its passage is on the page, or marked "unverified" with the reason (not on the page; page not read by the
+tools; no passage given). In --json, \`answerBody\` is the answer so marked, without its sources, and
+\`citations\` holds each one: { n, url, quote, status, verified, start, end }, status one of found, moved, changed,
+unreachable (the verdicts of 'periscope verify') or unchecked.
 
 Options:
   --model NAME            the model (overrides agent.model)
@@ -110,9 +114,11 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
   const progress = createCallProgress(io);
   let streamed = false;
   let lineOpen = false;
-  // The sources section is held back until its quotes are checked; the rest streams as it comes.
+  let turnWritten = ''; // what this model turn has written to stdout
+  // From the first citation marker on, the answer waits until its quotes are checked; the rest streams as it comes.
   const answerStream = createAnswerStream((text) => {
     lineOpen = !text.endsWith('\n');
+    turnWritten += text;
     io.stdout.write(text);
   });
   try {
@@ -128,6 +134,7 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
       verifyCitation: (citation) => periscope.verifyCitation({ ...citation, cacheOnly: true }, { agentId }),
       onToolCall: (hint, call) => {
         answerStream.endTurn();
+        turnWritten = '';
         // Text the model streamed before calling tools leaves the terminal's cursor mid-line: move on first.
         if (lineOpen && showsProgress(io)) io.stderr.write('\n');
         lineOpen = false;
@@ -149,7 +156,13 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
     if (json) writeLine(io.stdout, JSON.stringify(transcript, null, 2));
     else if (transcript.citations) {
       // Text streamed during a turn that then called tools was thinking aloud; the answer is the last turn's.
-      if (!streamed) io.stdout.write(transcript.answerBody ?? transcript.answer);
+      // Streamed, it was written up to its first citation marker: the rest, checked and marked, follows.
+      const body = transcript.answerBody ?? transcript.answer;
+      const rest = streamed ? unwritten(body, turnWritten, held, transcript.citations) : body;
+      if (rest) {
+        io.stdout.write(rest);
+        lineOpen = !rest.endsWith('\n');
+      }
       if (!streamed || lineOpen) writeLine(io.stdout, '');
       writeLine(io.stdout, `\nSources:\n${transcript.citations.map(citationLine).join('\n')}`);
     } else {
@@ -170,6 +183,22 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
     progress.close();
     await periscope.close();
   }
+}
+
+/**
+ * The part of the answer's (marked) body the stream did not write: what follows the turn's written text, which
+ * holds no citation marker, so marking left it as it was. Should the two not line up, the held text, marked.
+ */
+function unwritten(
+  body: string,
+  written: string,
+  held: string,
+  citations: readonly AnswerCitation[],
+): string {
+  const start = written.trimStart();
+  if (body.startsWith(start)) return body.slice(start.length);
+  if (start.startsWith(body)) return '';
+  return markUnverifiedCitations(parseAnswerSources(held).body, citations);
 }
 
 /**
