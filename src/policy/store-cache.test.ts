@@ -26,8 +26,10 @@ test('a repeated search is a hit (data.cached); the key covers count, filters, f
   assert.equal(cachedOf(first), false);
   const hit = await periscope.search({ query: '  spring   TIDES ' });
   assert.equal(cachedOf(hit), true);
-  assert.match(hit.display ?? '', /^stand-in \(cached\) → 2 results in \d+ ms$/);
-  assert.equal(hit.output, first.output.replace('Spring tides', 'spring   TIDES'));
+  assert.match(hit.display ?? '', /^stand-in \(cached, \d+ s old\) → 2 results in \d+ ms$/);
+  const note = /^\[From cache, \d+ s old; set maxAgeSeconds to 0 for a live answer\.\]\n\n/;
+  assert.match(hit.output, note);
+  assert.equal(hit.output.replace(note, ''), first.output.replace('Spring tides', 'spring   TIDES'));
   assert.deepEqual((hit.data as WebSearchData).results, (first.data as WebSearchData).results);
   assert.equal(harness.searches() - start, 1);
 

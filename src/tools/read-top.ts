@@ -15,6 +15,8 @@ export interface ReadPageRequest {
   query: string;
   /** This page's share of the budget. */
   maxChars: number;
+  /** The search's `maxAgeSeconds`: a page read from a cache is no older (web_fetch's rule). */
+  maxAgeSeconds?: number;
 }
 
 /**
@@ -41,6 +43,8 @@ export interface ReadTopRequest {
   readTop: number;
   /** All pages together; split evenly. Default DEFAULT_READ_CHARS_PER_PAGE per page. */
   readMaxChars?: number | undefined;
+  /** The search's `maxAgeSeconds`, passed on to every page read. */
+  maxAgeSeconds?: number | undefined;
 }
 
 /**
@@ -69,7 +73,16 @@ export async function readTopResults(
         const message = 'reading results needs web_fetch, which this deployment does not offer';
         return { ...result, readError: { code: 'NOT_CONFIGURED', message } };
       }
-      const page = await readPage({ url: result.url, query: request.query, maxChars }, callOptions);
+      const { maxAgeSeconds } = request;
+      const page = await readPage(
+        {
+          url: result.url,
+          query: request.query,
+          maxChars,
+          ...(maxAgeSeconds === undefined ? {} : { maxAgeSeconds }),
+        },
+        callOptions,
+      );
       if (page.isError || page.data === undefined || 'error' in page.data) {
         const error = page.data && 'error' in page.data ? page.data.error : undefined;
         return {

@@ -251,6 +251,7 @@ test('tools list and switches: web_search and image_search carry JSON Schemas an
     'count',
     'freshness',
     'language',
+    'maxAgeSeconds',
     'query',
     'readMaxChars',
     'readTop',
