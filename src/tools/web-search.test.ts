@@ -62,6 +62,7 @@ after(() => server.close());
 const providers = () => ({
   brave: { apiKey: 'k', baseUrl: `${server.url}/brave`, minIntervalMs: 0 },
   duckduckgo: { baseUrl: `${server.url}/ddg`, minIntervalMs: 0 },
+  marginalia: { baseUrl: `${server.url}/marginalia`, minIntervalMs: 0 },
   wikipedia: { baseUrl: `${server.url}/wiki`, minIntervalMs: 0 },
 });
 

@@ -27,7 +27,7 @@ import { withProgress } from '../progress.ts';
 export const SEARCH_HELP = `Usage: periscope search <query…> [options]
 
 Search the web through the provider chain (search.chain in the config; default: every provider with a key,
-then duckduckgo, then wikipedia) and print the results. A provider that fails hands over to the next one.
+then duckduckgo, marginalia and wikipedia) and print the results. A provider that fails hands over to the next one.
 
 Options:
   --count N               results to print, 1–20 (default 5; config search.maxResults)
