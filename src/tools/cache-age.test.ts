@@ -8,9 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import type { PeriscopeConfigInput } from '../config/schema.ts';
-import { createStoreCache } from '../policy/store-cache.ts';
-import { digest } from '../store/digest.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
 import { outcome, type PolicyHarness, startPolicyHarness } from '../testing/policy-harness.ts';
 import { ageSeconds, cachedNote, formatAge, maxAgeMs } from './cache-age.ts';
 import type { ImageSearchData } from './image-search.ts';
@@ -175,37 +172,6 @@ test('single flight with maxAgeSeconds 0: a kept answer is never used, concurren
   assert.equal(shared.length, 5);
   assert.ok(shared.every((read) => read.cacheAgeSeconds === 0));
   await periscope.close();
-});
-
-test('a store entry kept without its time (an older version wrote it) is a miss: loaded again, then kept with it', async (t) => {
-  const tick = clock(t);
-  const store = createMemoryStore();
-  const cache = createStoreCache({
-    tool: 'web_search',
-    store: async () => store,
-    ttlMs: 60_000,
-    maxEntryChars: 10_000,
-    scope: 'shared',
-    fingerprint: () => 'fingerprint',
-  });
-  const storeKey = `cache:web_search:${digest('fingerprint\n\nkey')}`;
-  await store.set(storeKey, { value: 'old' }, { ttlMs: 60_000 });
-  let loads = 0;
-  const load = async () => `new ${++loads}`;
-  assert.deepEqual(await cache.read('key', load), { value: 'new 1', cached: false });
-  // The same key the legacy entry sat under, now with its time.
-  assert.deepEqual(await store.get(storeKey), { value: 'new 1', storedAt: Date.now() });
-  tick(1_500);
-  assert.deepEqual(await cache.read('key', load), { value: 'new 1', cached: true, ageMs: 1_500 });
-  assert.deepEqual(await cache.read('key', load, { maxAgeMs: 1_499 }), { value: 'new 2', cached: false });
-  assert.deepEqual(await cache.read('key', load, { maxAgeMs: 0 }), { value: 'new 3', cached: false });
-  assert.deepEqual(await cache.read('key', load, { maxAgeMs: 0 }), { value: 'new 4', cached: false });
-  assert.deepEqual(await cache.read('key', load, { maxAgeMs: 10 }), {
-    value: 'new 4',
-    cached: true,
-    ageMs: 0,
-  });
-  await store.close();
 });
 
 test('the age helpers: whole seconds, rounded down, in the words the note uses', () => {
