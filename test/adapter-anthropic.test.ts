@@ -304,7 +304,11 @@ test('web_fetch with passages → one search_result per passage: final URL, offs
   });
   const [only, ...none] = (asText?.content ?? []) as Block[];
   assert.equal(only?.type, 'text');
-  assert.match((only as TextBlockParam).text, /^<<<untrusted_web_content id="[0-9a-f]+"/);
+  // The same read again: the document in memory, which the text's first line says.
+  assert.match(
+    (only as TextBlockParam).text,
+    /^\[From cache, \d+ s old; set maxAgeSeconds to 0 for a live answer\.\]\n<<<untrusted_web_content id="[0-9a-f]+"/,
+  );
   assert.deepEqual(none, []);
 });
 

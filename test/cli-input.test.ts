@@ -79,6 +79,9 @@ test('the CLI says each problem with its flag: exit 2, one line, before any call
       "--max-chars expects a whole number ≥ 100, got '50'",
     ],
     [['fetch', 'https://example.com/', '--start', '-1'], "--start expects a whole number ≥ 0, got '-1'"],
+    [['fetch', 'https://example.com/', '--max-age', '-5'], "--max-age expects a whole number ≥ 0, got '-5'"],
+    [['search', 'x', '--max-age', 'soon'], "--max-age expects a whole number, got 'soon'"],
+    [['images', 'x', '--max-age', '1.5'], "--max-age expects a whole number, got '1.5'"],
     // extract: the library's extract judges --mode and --url.
     [['extract', join(folder, 'page.html'), '--mode', 'html'], "--mode must be markdown or text, got 'html'"],
     [

@@ -48,6 +48,9 @@ before(async () => {
     'GET /ddg/i.js': (_request, response) =>
       response.writeHead(200, { 'content-type': 'application/json' }).end(fixture('duckduckgo-images.json')),
     'GET /wiki/w/api.php': (_request, response) => json(response, 503, { error: 'down' }),
+    // Marginalia's per-minute limit on the shared key (ApiV2.java): 429, a plain-text body.
+    'GET /marginalia/search': (_request, response) =>
+      response.writeHead(429, { 'content-type': 'text/plain' }).end('QPM Limit Exceeded'),
     'GET /limited/res/v1/web/search': (_request, response) =>
       response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60' }).end(
         JSON.stringify({
@@ -76,6 +79,7 @@ before(async () => {
         brave: { baseUrl: `${server.url}/brave`, minIntervalMs: 0 },
         tavily: { baseUrl: `${server.url}/tavily` },
         duckduckgo: { baseUrl: `${server.url}/ddg`, minIntervalMs: 0 },
+        marginalia: { baseUrl: `${server.url}/marginalia`, minIntervalMs: 0 },
         wikipedia: { baseUrl: `${server.url}/wiki`, minIntervalMs: 0 },
       },
     }),
@@ -120,7 +124,7 @@ test('with no key, auto falls back to the keyless providers and reports each fai
   assert.equal(result.code, 1);
   assert.match(
     result.stderr,
-    /ALL_FAILED in \d+ ms \(duckduckgo failed: blocked, wikipedia failed: HTTP 503\)/,
+    /ALL_FAILED in \d+ ms \(duckduckgo failed: blocked, marginalia failed: rate limited, wikipedia failed: HTTP 503\)/,
   );
   assert.match(
     result.stderr,
@@ -150,7 +154,7 @@ test('status lists every provider: chain position, credentials, health, live quo
   assert.equal(result.code, 0, result.stderr);
   assert.match(
     result.stdout,
-    /^web search chain \(auto, failover\): brave → tavily → duckduckgo → wikipedia\n/,
+    /^web search chain \(auto, failover\): brave → tavily → duckduckgo → marginalia → wikipedia\n/,
   );
   assert.match(result.stdout, /\nimage search chain: brave → tavily → duckduckgo\n/);
   assert.match(result.stdout, /\nbrave +1 +env BRAVE_API_KEY +ok +–\n/);
@@ -160,6 +164,8 @@ test('status lists every provider: chain position, credentials, health, live quo
   );
   assert.match(result.stdout, /\nserper +– +missing \(SERPER_API_KEY\) +ok/);
   assert.match(result.stdout, /\nduckduckgo +3 +keyless/);
+  assert.match(result.stdout, /\nmarginalia +4 +keyless/);
+  assert.match(result.stdout, /\nnote on marginalia: results are CC BY-NC-SA 4\.0/);
   assert.match(result.stdout, /\nnote on google-cse: closed to new customers/);
   assert.equal(server.calls.at(-1)?.headers.authorization, 'Bearer tvly-k');
 
@@ -167,8 +173,8 @@ test('status lists every provider: chain position, credentials, health, live quo
     search: { chain: string[] };
     providers: Array<{ id: string; configured: boolean }>;
   };
-  assert.deepEqual(parsed.search.chain, ['duckduckgo', 'wikipedia']);
-  assert.equal(parsed.providers.length, 13);
+  assert.deepEqual(parsed.search.chain, ['duckduckgo', 'marginalia', 'wikipedia']);
+  assert.equal(parsed.providers.length, 14);
   assert.equal(parsed.providers.find((provider) => provider.id === 'brave')?.configured, false);
 });
 

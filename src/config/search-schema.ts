@@ -7,7 +7,7 @@ export const searchSchema = z
       .union([z.literal('auto'), z.array(z.string().min(1)).min(1)])
       .default('auto')
       .describe(
-        'Provider ids in the order they are tried, or `auto`: every provider whose credentials are present (config or the well-known environment variables) in the documented order, then duckduckgo, then wikipedia.',
+        'Provider ids in the order they are tried, or `auto`: every provider whose credentials are present (config or the well-known environment variables) in the documented order, then duckduckgo, marginalia and wikipedia.',
       ),
     mode: z
       .enum(['failover', 'fanout'])
@@ -69,7 +69,7 @@ export const providerEntrySchema = z
       .positive()
       .optional()
       .describe(
-        "Requests in flight at once. Default: the provider's own (one at a time for duckduckgo and wikipedia, else unlimited).",
+        "Requests in flight at once. Default: the provider's own (one at a time for duckduckgo, marginalia and wikipedia, else unlimited).",
       ),
     enabled: z.boolean().default(true).describe('`false` removes the provider from every chain.'),
     extras: z

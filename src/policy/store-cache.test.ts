@@ -4,12 +4,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { digest } from '../store/digest.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
 import { outcome, type PolicyHarness, startPolicyHarness } from '../testing/policy-harness.ts';
 import type { WebFetchData } from '../tools/web-fetch.ts';
 import type { WebSearchData } from '../tools/web-search.ts';
+import { createStoreCache } from './store-cache.ts';
 
 let harness: PolicyHarness;
 before(async () => {
@@ -26,10 +28,15 @@ test('a repeated search is a hit (data.cached); the key covers count, filters, f
   assert.equal(cachedOf(first), false);
   const hit = await periscope.search({ query: '  spring   TIDES ' });
   assert.equal(cachedOf(hit), true);
-  assert.match(hit.display ?? '', /^stand-in \(cached\) → 2 results in \d+ ms$/);
+  assert.match(hit.display ?? '', /^stand-in \(cached, \d+ s old\) → 2 results in \d+ ms$/);
+  const note = /^\[From cache, \d+ s old; set maxAgeSeconds to 0 for a live answer\.\]\n\n/;
+  assert.match(hit.output, note);
   // The same output, but for the query as given and the envelope's id (fresh for every output).
   const withoutId = (text: string) => text.replace(/ id="[0-9a-f]{12}"/g, ' id=…');
-  assert.equal(withoutId(hit.output), withoutId(first.output).replace('Spring tides', 'spring   TIDES'));
+  assert.equal(
+    withoutId(hit.output.replace(note, '')),
+    withoutId(first.output).replace('Spring tides', 'spring   TIDES'),
+  );
   assert.deepEqual((hit.data as WebSearchData).results, (first.data as WebSearchData).results);
   assert.equal(harness.searches() - start, 1);
 
@@ -175,4 +182,41 @@ test('single flight: when the caller that started the load cancels, the others s
   assert.deepEqual(results.map(outcome), ['ok', 'ok', 'ok', 'ok', 'ok']);
   assert.equal(harness.searches() - start, 2);
   await periscope.close();
+});
+
+/** Date (and only Date) under the test's control: `tick(ms)` moves the clock the cache reads. */
+function clock(t: TestContext): (ms: number) => void {
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  return (ms) => t.mock.timers.tick(ms);
+}
+
+test('a store entry kept without its time (an older version wrote it) is a miss: loaded again, then kept with it', async (t) => {
+  const tick = clock(t);
+  const store = createMemoryStore();
+  const cache = createStoreCache({
+    tool: 'web_search',
+    store: async () => store,
+    ttlMs: 60_000,
+    maxEntryChars: 10_000,
+    scope: 'shared',
+    fingerprint: () => 'fingerprint',
+  });
+  const storeKey = `cache:web_search:${digest('fingerprint\n\nkey')}`;
+  await store.set(storeKey, { value: 'old' }, { ttlMs: 60_000 });
+  let loads = 0;
+  const load = async () => `new ${++loads}`;
+  assert.deepEqual(await cache.read('key', load), { value: 'new 1', cached: false });
+  // The same key the legacy entry sat under, now with its time.
+  assert.deepEqual(await store.get(storeKey), { value: 'new 1', storedAt: Date.now() });
+  tick(1_500);
+  assert.deepEqual(await cache.read('key', load), { value: 'new 1', cached: true, ageMs: 1_500 });
+  assert.deepEqual(await cache.read('key', load, { maxAgeMs: 1_499 }), { value: 'new 2', cached: false });
+  assert.deepEqual(await cache.read('key', load, { maxAgeMs: 0 }), { value: 'new 3', cached: false });
+  assert.deepEqual(await cache.read('key', load, { maxAgeMs: 0 }), { value: 'new 4', cached: false });
+  assert.deepEqual(await cache.read('key', load, { maxAgeMs: 10 }), {
+    value: 'new 4',
+    cached: true,
+    ageMs: 0,
+  });
+  await store.close();
 });

@@ -19,13 +19,16 @@ export interface StoreCacheSettings {
 
 interface Entry {
   value: unknown;
+  /** When the value was loaded (ms since the epoch). An entry without it (written by an older version) is a miss. */
+  storedAt?: number;
 }
 
 /**
  * A ToolCache on the store, shared by every process using it, with in-process single flight: concurrent
  * identical reads wait for one load. Only loaded values are kept (a failure is never cached), for `ttlMs`, when
- * their JSON fits `maxEntryChars`. The cache is not a control: when the store fails, a read is a miss and a
- * write is skipped, and the call goes on.
+ * their JSON fits `maxEntryChars`, with the time they were loaded: a read's `maxAgeMs` turns away older ones (the
+ * new load replaces them) and the age of a hit is reported. The cache is not a control: when the store fails, a
+ * read is a miss and a write is skipped, and the call goes on.
  */
 export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   const flights = createSingleFlight();
@@ -55,7 +58,8 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   async function writeEntry(key: string, value: unknown): Promise<void> {
     if (exceeds(value, settings.maxEntryChars)) return;
     try {
-      await (await settings.store()).set(key, { value }, { ttlMs: settings.ttlMs });
+      const entry: Entry = { value, storedAt: Date.now() };
+      await (await settings.store()).set(key, entry, { ttlMs: settings.ttlMs });
     } catch {
       // A lost write only costs a later miss.
     }
@@ -64,8 +68,11 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   return {
     async read(key, load, options = {}) {
       const fullKey = await storeKey(key, options.agentId);
-      const hit = await readEntry(fullKey);
-      if (hit !== undefined) return { value: hit.value as Awaited<ReturnType<typeof load>>, cached: true };
+      const { maxAgeMs } = options;
+      const hit = maxAgeMs === 0 ? undefined : await readEntry(fullKey);
+      const ageMs = typeof hit?.storedAt === 'number' ? Math.max(0, Date.now() - hit.storedAt) : undefined;
+      if (hit !== undefined && ageMs !== undefined && (maxAgeMs === undefined || ageMs <= maxAgeMs))
+        return { value: hit.value as Awaited<ReturnType<typeof load>>, cached: true, ageMs };
       for (;;) {
         const flight = flights.run(fullKey, async () => {
           const value = await load();
@@ -73,7 +80,8 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
           return value;
         });
         try {
-          return { value: await flight.promise, cached: flight.shared };
+          const value = await flight.promise;
+          return flight.shared ? { value, cached: true, ageMs: 0 } : { value, cached: false };
         } catch (error) {
           // The caller that started the shared load cancelled it; this one did not: load again for it.
           const cancelled =

@@ -4,7 +4,8 @@ import type { ProviderState } from './provider-state.ts';
 /**
  * `search.chain: auto`: providers whose credentials are present, in this order — search APIs with their own
  * index first, then Google-result APIs, then reader/crawl services, then a self-hosted SearXNG — followed by the
- * keyless `duckduckgo` and `wikipedia`. Custom providers come first. See docs/decisions/0005-search-chain.md.
+ * keyless tail: `duckduckgo`, `marginalia` (a web index of its own, on a shared key), `wikipedia` (facts, the last
+ * resort). Custom providers come first. See docs/decisions/0005-search-chain.md.
  */
 export const AUTO_ORDER: readonly string[] = [
   'brave',
@@ -19,7 +20,7 @@ export const AUTO_ORDER: readonly string[] = [
   'infoquest',
   'searxng',
 ];
-export const KEYLESS_TAIL: readonly string[] = ['duckduckgo', 'wikipedia'];
+export const KEYLESS_TAIL: readonly string[] = ['duckduckgo', 'marginalia', 'wikipedia'];
 
 /** The chain's ids in order: `search.chain` as written (switched-off ones left out), or what `auto` resolves to. */
 export function chainOrder(

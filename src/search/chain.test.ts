@@ -121,6 +121,7 @@ function makeChain(
     providers: providersSchema.parse({
       brave: { apiKey: 'test-key', baseUrl: `${server.url}/brave`, minIntervalMs: 0 },
       duckduckgo: { baseUrl: `${server.url}/ddg`, minIntervalMs: 0 },
+      marginalia: { baseUrl: `${server.url}/marginalia`, minIntervalMs: 0 },
       wikipedia: { baseUrl: `${server.url}/wiki`, minIntervalMs: 0 },
       ...providers,
     }),
@@ -188,7 +189,7 @@ test('a provider without credentials is skipped as NOT_CONFIGURED and never aske
   assert.equal(answer.results.length, 2);
 });
 
-test('auto: custom providers, then keyed ones in the documented order, then duckduckgo and wikipedia', async () => {
+test('auto: custom providers, then keyed ones in the documented order, then duckduckgo, marginalia and wikipedia', async () => {
   const chain = createSearchChain({
     search: searchSchema.parse({}),
     providers: providersSchema.parse({ exa: { enabled: false } }),
@@ -206,7 +207,7 @@ test('auto: custom providers, then keyed ones in the documented order, then duck
     .filter((provider) => provider.inChain)
     .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
     .map((provider) => provider.id);
-  assert.deepEqual(order, ['acme', 'brave', 'serper', 'searxng', 'duckduckgo', 'wikipedia']);
+  assert.deepEqual(order, ['acme', 'brave', 'serper', 'searxng', 'duckduckgo', 'marginalia', 'wikipedia']);
   const byId = new Map(status.map((provider) => [provider.id, provider]));
   assert.equal(byId.get('brave')?.credentials, 'env BRAVE_API_KEY');
   assert.equal(byId.get('searxng')?.credentials, 'env SEARXNG_BASE_URL');
@@ -214,6 +215,7 @@ test('auto: custom providers, then keyed ones in the documented order, then duck
   assert.equal(byId.get('exa')?.enabled, false);
   assert.equal(byId.get('exa')?.inChain, false);
   assert.equal(byId.get('duckduckgo')?.credentials, 'keyless');
+  assert.equal(byId.get('marginalia')?.credentials, 'keyless', 'the shared public key: none given');
   assert.equal(byId.get('acme')?.builtIn, false);
 });
 
@@ -922,7 +924,7 @@ describe('built-in providers against their stand-ins', () => {
     );
     assert.deepEqual(
       status.filter((item) => item.note !== undefined).map((item) => item.id),
-      ['google-cse'],
+      ['marginalia', 'google-cse'],
     );
   });
 });

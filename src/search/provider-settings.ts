@@ -12,7 +12,10 @@ const SETTING_ENV: Record<string, Record<string, readonly string[]>> = {
 
 export interface ResolvedSettings {
   settings: ProviderSettings;
-  /** Where the credentials came from, for `periscope status`: `config`, `env BRAVE_API_KEY`, `keyless`, `missing`. */
+  /**
+   * Where the credentials came from, for `periscope status`: `config`, `env BRAVE_API_KEY`, `keyless` (none needed, or
+   * none given to a provider that works without: Marginalia), `missing`.
+   */
   credentials: string;
   /** The settings read from the environment, each with its variable (`apiKey` → `BRAVE_API_KEY`), for `config show`. */
   fromEnvironment: Record<string, string>;
@@ -48,10 +51,11 @@ export function resolveProviderSettings(
   let credentials: string;
   if (!provider.isConfigured(settings)) {
     credentials = variables.length > 0 ? `missing (${variables.join(' / ')})` : 'missing';
-  } else if (variables.length === 0) {
+  } else if (variables.length === 0 || sources.length === 0) {
+    // Configured without any credential given: keyless (Marginalia's shared key when none of your own is set).
     credentials = 'keyless';
   } else {
-    credentials = [...new Set(sources)].join(', ') || 'config';
+    credentials = [...new Set(sources)].join(', ');
   }
   return { settings, credentials, fromEnvironment };
 }

@@ -19,6 +19,10 @@ export interface ProviderFailure {
   message?: string | undefined;
   /** The parsed body, or undefined when it was not JSON. */
   body: unknown;
+  /** A body that was not JSON, trimmed, shortened and scrubbed of the key (Marginalia's `QPM Limit Exceeded`). */
+  text?: string | undefined;
+  /** The response headers (lower-case names), when the failure came with a response. */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface ProviderErrorRules {

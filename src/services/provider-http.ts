@@ -171,10 +171,19 @@ function statusError(
   response: HttpResponse,
   scrub: (text: string) => string,
 ): PeriscopeError {
-  const body = tryParse(decodeBody(response));
+  const raw = decodeBody(response);
+  const body = tryParse(raw);
   const read = readProviderError(body);
   const message = read.message === undefined ? undefined : scrub(read.message).slice(0, 300);
-  const failure: ProviderFailure = { status: response.status, code: read.code, message, body };
+  const text = body === undefined && raw.trim() !== '' ? scrub(raw.trim()).slice(0, 300) : undefined;
+  const failure: ProviderFailure = {
+    status: response.status,
+    code: read.code,
+    message,
+    body,
+    ...(text === undefined ? {} : { text }),
+    headers: response.headers,
+  };
   const kind = request.errors?.classify?.(failure) ?? defaultFailureKind(response.status);
   return providerError(request.provider, kind, failure, {
     url: redactUrl(response.finalUrl),

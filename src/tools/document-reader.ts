@@ -29,13 +29,21 @@ export interface ReadDocumentOptions {
    * of a document that comes from a cache or another caller's fetch (single flight) before it is used.
    */
   egress?: EgressRequestCheck | undefined;
+  /**
+   * The oldest document this read accepts from either cache, in ms since it was fetched from its origin (web_fetch's
+   * `maxAgeSeconds`): an older one is fetched again, and the new copy replaces it in both caches; 0 takes none from
+   * a cache (a fetch already in flight for the same document is still joined). Default: any still cached.
+   */
+  maxAgeMs?: number | undefined;
 }
 
 export interface ReadDocument {
   /** The whole document as extracted in the mode asked for (`page.content.text`), with when it was fetched. */
   page: FetchedPage & { retrievedAt: string };
-  /** Read from a cache, not fetched. */
+  /** Read from a cache (or another caller's fetch in flight), not fetched by this call. */
   cached: boolean;
+  /** With `cached`: how long ago the document was fetched from its origin, in ms. */
+  ageMs?: number | undefined;
 }
 
 export interface DocumentReaderSettings {
@@ -85,11 +93,13 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
       const key = `${chain.ids.join('+')} ${mode} ${url.href}`;
       const heldKey = settings.scope === 'agent' ? `${key}\n${options.agentId ?? ''}` : key;
       const signal = options.signal ?? new AbortController().signal;
-      if (options.source === 'cache' || options.source === 'cache-first') {
+      const { maxAgeMs } = options;
+      if ((options.source === 'cache' || options.source === 'cache-first') && maxAgeMs !== 0) {
         const held = documents.get(heldKey);
-        if (held) {
+        const ageMs = held && ageOf(held);
+        if (held && ageMs !== undefined && (maxAgeMs === undefined || ageMs <= maxAgeMs)) {
           if (options.egress) await checkFinalUrl(held, url, options.egress);
-          return { page: stamped(held), cached: true };
+          return { page: stamped(held), cached: true, ageMs };
         }
       }
       // `retrievedAt` is the time the origin was read; it stays with the document in both caches.
@@ -107,16 +117,22 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
               pageCache,
               key,
               options.source === 'cache' ? () => Promise.reject(notCached(url)) : fromChain,
-              { agentId: options.agentId, signal, isCacheable: isReadable },
+              { agentId: options.agentId, signal, isCacheable: isReadable, maxAgeMs },
             );
       // A cached document, or one another call fetched (single flight), went where this call may not have.
       if (options.egress) await checkFinalUrl(read.value, url, options.egress);
       // A store entry kept before `retrievedAt` was: its time is unknown, say now (and keep saying it).
       const page = stamped(read.value);
       if (isReadable(page)) documents.set(heldKey, page);
-      return { page, cached: read.cached };
+      return read.cached ? { page, cached: true, ageMs: read.ageMs ?? ageOf(page) } : { page, cached: false };
     },
   };
+}
+
+/** How long ago a document was fetched from its origin (its `retrievedAt`), in ms; undefined when unknown. */
+function ageOf(page: FetchedPage): number | undefined {
+  const fetchedAt = page.retrievedAt === undefined ? Number.NaN : Date.parse(page.retrievedAt);
+  return Number.isNaN(fetchedAt) ? undefined : Math.max(0, Date.now() - fetchedAt);
 }
 
 function stamped(page: FetchedPage): FetchedPage & { retrievedAt: string } {

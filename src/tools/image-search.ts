@@ -5,6 +5,7 @@ import type { DomainPolicy } from '../egress/domain-check.ts';
 import type { ProviderAttempt } from '../errors.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { ImageResult } from '../search/types.ts';
+import { cacheInputFields } from './cache-age.ts';
 import { domainInputFields } from './domain-input.ts';
 import { createSearchTool } from './search-tool.ts';
 import type { Tool } from './tool.ts';
@@ -17,6 +18,7 @@ export const imageSearchInputSchema = z.object({
   type: z.enum(['photo', 'clipart', 'gif', 'transparent', 'line']).optional().describe('Kind of image.'),
   layout: z.enum(['square', 'tall', 'wide']).optional().describe('Aspect of the image.'),
   ...domainInputFields,
+  ...cacheInputFields,
 });
 
 export type ImageSearchInput = z.input<typeof imageSearchInputSchema>;
@@ -28,6 +30,8 @@ export interface ImageSearchData {
   results: ImageResult[];
   attempts: ProviderAttempt[];
   cached: boolean;
+  /** With `cached`: how long ago the answer was fetched from the provider, in whole seconds. */
+  cacheAgeSeconds?: number;
   warnings: string[];
 }
 

@@ -38,6 +38,7 @@ const searchCommon = {
   provider: z.string().describe('The provider that answered.'),
   attempts: z.array(attempt).describe('Every provider asked or skipped, in order.'),
   cached: z.boolean(),
+  cacheAgeSeconds: z.number().optional().describe('When cached: seconds since the answer was fetched.'),
   warnings: z.array(z.string()),
 };
 
@@ -93,6 +94,7 @@ export const webFetchOutputSchema = z.looseObject({
   nextStartIndex: z.number().optional().describe('Pass as startIndex to read on (only when truncated).'),
   untrusted: z.literal(true),
   cached: z.boolean(),
+  cacheAgeSeconds: z.number().optional().describe('When cached: seconds since the page was fetched.'),
   query: z.string().optional().describe('The query asked, when one was (then text holds the passages).'),
   coveredChars: z.number().optional().describe('With query: characters of the document the passages cover.'),
   contentHash: z

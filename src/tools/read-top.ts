@@ -14,6 +14,8 @@ export interface ReadPageRequest {
   query: string;
   /** This page's share of the budget. */
   maxChars: number;
+  /** The search's `maxAgeSeconds`: a page read from a cache is no older (web_fetch's rule). */
+  maxAgeSeconds?: number;
 }
 
 /**
@@ -40,6 +42,8 @@ export interface ReadTopRequest {
   readTop: number;
   /** All pages together; split evenly. Default DEFAULT_READ_CHARS_PER_PAGE per page. */
   readMaxChars?: number | undefined;
+  /** The search's `maxAgeSeconds`, passed on to every page read. */
+  maxAgeSeconds?: number | undefined;
 }
 
 /**
@@ -74,8 +78,14 @@ export async function readTopResults(
         ...callOptions.egress,
         seenUrls: [...(callOptions.egress?.seenUrls ?? []), result.url],
       };
+      const { maxAgeSeconds } = request;
       const page = await readPage(
-        { url: result.url, query: request.query, maxChars },
+        {
+          url: result.url,
+          query: request.query,
+          maxChars,
+          ...(maxAgeSeconds === undefined ? {} : { maxAgeSeconds }),
+        },
         { ...callOptions, egress },
       );
       if (page.isError || page.data === undefined || 'error' in page.data) {

@@ -4,6 +4,7 @@ import { isEmptyRules, rulesToLists } from '../egress/domain-rules.ts';
 import { egressCall } from '../egress/egress-gate.ts';
 import { isPeriscopeError, type ProviderAttempt, type ToolErrorData } from '../errors.ts';
 import type { ChainCallOptions, ChainResult } from '../search/chain.ts';
+import { ageSeconds, cachedNote, formatAge, maxAgeMs } from './cache-age.ts';
 import { searchCacheKey } from './search-cache-key.ts';
 import { describeMisses, searchStartLine, successLine } from './search-summary.ts';
 import type { Tool, ToolExecuteOptions, ToolName } from './tool.ts';
@@ -18,15 +19,19 @@ export interface SearchToolData<RESULT> {
   results: RESULT[];
   attempts: ProviderAttempt[];
   cached: boolean;
+  /** With `cached`: how long ago the answer was fetched from the provider, in whole seconds. */
+  cacheAgeSeconds?: number;
   warnings: string[];
 }
 
+/** What a search tool's input has besides its own fields. */
+interface SearchInput {
+  query: string;
+  maxAgeSeconds?: number | undefined;
+}
+
 /** What makes one search tool: the rest (validation, cache, chain call, result, display lines) is shared. */
-export interface SearchToolDefinition<
-  INPUT extends { query: string },
-  REQUEST extends { query: string },
-  RESULT,
-> {
+export interface SearchToolDefinition<INPUT extends SearchInput, REQUEST extends { query: string }, RESULT> {
   name: ToolName;
   description: string;
   inputSchema: z.ZodType<INPUT>;
@@ -63,7 +68,7 @@ export interface SearchToolDefinition<
  * chain, answer with the formatted results and a display line naming the provider, its count, the time and
  * every provider that missed; any failure is an error result with the attempts (`searchErrorResult`).
  */
-export function createSearchTool<INPUT extends { query: string }, REQUEST extends { query: string }, RESULT>(
+export function createSearchTool<INPUT extends SearchInput, REQUEST extends { query: string }, RESULT>(
   definition: SearchToolDefinition<INPUT, REQUEST, RESULT>,
 ): Tool<INPUT, SearchToolData<RESULT>> {
   const { name, inputSchema, kind, noun } = definition;
@@ -81,12 +86,17 @@ export function createSearchTool<INPUT extends { query: string }, REQUEST extend
         const rules = definition.domains && callRules(definition.domains, egressCall(name, input, options));
         const domains = rules && !isEmptyRules(rules) ? rulesToLists(rules) : undefined;
         const request = { ...definition.request(input), ...(domains ? { domains } : {}) };
-        const { value: answer, cached } = await readThrough(
+        const {
+          value: answer,
+          cached,
+          ageMs,
+        } = await readThrough(
           definition.cache,
           searchCacheKey(request, options.provider),
           () => definition.ask(request, { signal: options.signal, provider: options.provider }),
-          { agentId: options.agentId, signal: options.signal },
+          { agentId: options.agentId, signal: options.signal, maxAgeMs: maxAgeMs(input) },
         );
+        const age = cached ? ageSeconds(ageMs) : undefined;
         // Pages read from the results go no further than the results may: the rules as one layer.
         const readOptions = domains ? { ...options, egress: { ...options.egress, domains } } : options;
         const read = definition.readResults
@@ -99,14 +109,23 @@ export function createSearchTool<INPUT extends { query: string }, REQUEST extend
           results: read.results,
           attempts: answer.attempts,
           cached,
+          ...(age === undefined ? {} : { cacheAgeSeconds: age }),
           warnings: answer.warnings,
         };
-        const line = cached
-          ? successLine(`${answer.provider} (cached)`, answer.results.length, noun, elapsedMs, [])
-          : successLine(answer.provider, answer.results.length, noun, elapsedMs, answer.attempts);
+        const line =
+          age !== undefined
+            ? successLine(
+                `${answer.provider} (cached, ${formatAge(age)} old)`,
+                answer.results.length,
+                noun,
+                elapsedMs,
+                [],
+              )
+            : successLine(answer.provider, answer.results.length, noun, elapsedMs, answer.attempts);
+        const output = definition.format(input.query, { ...answer, results: read.results });
         return {
           isError: false,
-          output: definition.format(input.query, { ...answer, results: read.results }),
+          output: age === undefined ? output : `${cachedNote(age)}\n\n${output}`,
           data,
           display: read.summary ? `${line} · ${read.summary}` : line,
         };

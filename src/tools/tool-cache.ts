@@ -8,7 +8,7 @@ export interface ToolCache {
     key: string,
     load: () => Promise<VALUE>,
     options?: ToolCacheReadOptions<VALUE>,
-  ): Promise<{ value: VALUE; cached: boolean }>;
+  ): Promise<CacheRead<VALUE>>;
 }
 
 export interface ToolCacheReadOptions<VALUE> {
@@ -18,6 +18,20 @@ export interface ToolCacheReadOptions<VALUE> {
   signal?: AbortSignal | undefined;
   /** Whether a loaded value may be kept (default: always); a value that will be reported as an error may not. */
   isCacheable?: (value: VALUE) => boolean;
+  /**
+   * The oldest kept answer this read accepts, in ms (a tool's `maxAgeSeconds`): an older one is loaded again and
+   * the new answer replaces it; 0 reads no kept answer at all. A load in flight for the same key is still joined
+   * (its answer is fetched now). Default: any answer still kept (the TTL).
+   */
+  maxAgeMs?: number | undefined;
+}
+
+/** A read's answer: whether it came from the cache (a kept answer, or another caller's load), and its age. */
+export interface CacheRead<VALUE> {
+  value: VALUE;
+  cached: boolean;
+  /** With `cached`: how long ago the answer was loaded, in ms (0 for one shared from a load in flight). */
+  ageMs?: number | undefined;
 }
 
 /** `cache.read`, or a plain load when the tool has no cache. */
@@ -26,6 +40,6 @@ export async function readThrough<VALUE>(
   key: string,
   load: () => Promise<VALUE>,
   options?: ToolCacheReadOptions<VALUE>,
-): Promise<{ value: VALUE; cached: boolean }> {
+): Promise<CacheRead<VALUE>> {
   return cache ? cache.read(key, load, options) : { value: await load(), cached: false };
 }

@@ -82,9 +82,14 @@ test('query: the passages that answer it, verbatim at their offsets, under their
   assert.equal(data.startIndex, 0);
   assert.equal(data.nextStartIndex, undefined);
   assert.ok((data.outline ?? []).some((entry) => entry.title === 'Keepers'));
-  // Page-written words (headings, passages) inside the envelope; after it only our sentence with numbers.
+  // Page-written words (headings, passages) inside the envelope; around it only our sentences: the document came
+  // from the cache (the read above), then the numbers.
+  assert.equal(data.cached, true);
   const end = result.output.indexOf('<<<end_untrusted_web_content');
-  assert.match(result.output, /^<<<untrusted_web_content id="[0-9a-f]{12}"/);
+  assert.match(
+    result.output,
+    /^\[From cache, [^\]]+ old; set maxAgeSeconds to 0 for a live answer\.\]\n<<<untrusted_web_content id="[0-9a-f]{12}"/,
+  );
   const inside = result.output.slice(0, end);
   assert.ok(inside.includes(`[chars ${answer.start}–${answer.end}] under "Construction"\n${answer.text}`));
   const after = result.output.slice(end);
@@ -95,7 +100,10 @@ test('query: the passages that answer it, verbatim at their offsets, under their
       `\\n\\[${passages.length} passages? for the query: ${data.length} of ${data.totalLength} characters; the rest of the page was left out\\. To read any part in full, call web_fetch with the same url, without query, and startIndex set to where to begin \\(startIndex=${answer.start} reads on from the best-matching passage\\)\\.\\]$`,
     ),
   );
-  assert.match(result.display ?? '', /→ from cache, \d+ passages? \(\d+ of \d+ chars\) in \d+ ms$/);
+  assert.match(
+    result.display ?? '',
+    /→ from cache \(\d+ s old\), \d+ passages? \(\d+ of \d+ chars\) in \d+ ms$/,
+  );
 });
 
 test('two questions of the same page: one download, the second from the document cache, same retrievedAt', async () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { OutlineEntry } from '../content/outline.ts';
 import type { ImageBlock } from '../content/types.ts';
 import type { FetchAttempt } from '../errors.ts';
+import { cacheInputFields } from './cache-age.ts';
 import type { CitedPassage } from './focused-read.ts';
 
 // web_fetch's input (what the model may pass) and its success `data`.
@@ -35,6 +36,7 @@ export const webFetchInputFields = z.object({
     .describe(
       'The question you are trying to answer from this page. With it, you get only the passages of the page that answer it (verbatim, in page order, each with its character offsets) instead of the first part of the page. Leave it out to read the page in order.',
     ),
+  ...cacheInputFields,
 });
 
 /** What web_fetch accepts: its fields, with `startIndex` (beyond 0) only without `query`. */
@@ -81,6 +83,8 @@ export interface WebFetchData {
   untrusted: true;
   /** Served from a cache (the store's, or the in-process one for continuation reads), not downloaded again. */
   cached: boolean;
+  /** With `cached`: how long ago the document was fetched from its origin, in whole seconds. */
+  cacheAgeSeconds?: number;
   /** The headings of a document longer than one window, with the `startIndex` each starts at. */
   outline?: OutlineEntry[];
   /** An image: the multimodal block the surfaces send (then `text` describes it). */

@@ -143,6 +143,7 @@ test('tools carry their JSON Schema, and a disabled tool is not offered', () => 
   const schema = tool?.jsonSchema as { properties: Record<string, unknown>; required: string[] };
   assert.deepEqual(Object.keys(schema.properties).sort(), [
     'extractMode',
+    'maxAgeSeconds',
     'maxChars',
     'query',
     'startIndex',

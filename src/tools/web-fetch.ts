@@ -6,6 +6,7 @@ import { wrapUntrusted } from '../content/untrusted-envelope.ts';
 import { type EgressGate, egressCall } from '../egress/egress-gate.ts';
 import { type FetchAttempt, isPeriscopeError, PeriscopeError } from '../errors.ts';
 import { attemptTrail } from '../fetch/fetch-chain.ts';
+import { ageSeconds, cachedNote, formatAge, maxAgeMs } from './cache-age.ts';
 import { type DocumentReader, isReadable } from './document-reader.ts';
 import { NO_MATCH_NOTE, pageHeader, passagesHint, readOnHint, sectionsAfter } from './fetch-output.ts';
 import { focusedRead, passagesText } from './focused-read.ts';
@@ -81,13 +82,17 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         // Reading on, or asking a question, comes from the document in memory first; a page from its start is read
         // fresh unless the store keeps pages. Both caches hold the document, never a call's result, so a plain read
         // and a focused one of the same page share it; `retrievedAt` is when the origin was read.
-        const { page, cached } = await reader.read(url, input.extractMode ?? config.extractMode, {
+        // `maxAgeSeconds` bounds both caches alike (a newer copy read on from `startIndex` may have moved).
+        const { page, cached, ageMs } = await reader.read(url, input.extractMode ?? config.extractMode, {
           source: startIndex > 0 || input.query !== undefined ? 'cache-first' : 'store-first',
           signal: options.signal,
           agentId: options.agentId,
           toolCallId: options.toolCallId,
           egress: egress?.requestCheck(egressCall('web_fetch', input, options)),
+          maxAgeMs: maxAgeMs(input),
         });
+        const age = cached ? ageSeconds(ageMs) : undefined;
+        const cacheAge = age === undefined ? {} : { cacheAgeSeconds: age };
         const { content } = page;
         if (!isReadable(page)) {
           throw new PeriscopeError('EMPTY_CONTENT', `${page.finalUrl} returned no readable text`, {
@@ -136,7 +141,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
         };
         let data: WebFetchData;
-        const parts: string[] = [];
+        const parts: string[] = age === undefined ? [] : [cachedNote(age)];
         if (focused && query !== undefined) {
           data = {
             ...common,
@@ -146,6 +151,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
             startIndex: 0,
             untrusted: true,
             cached,
+            ...cacheAge,
             ...(focused.leftOut && content.outline && content.outline.length > 0
               ? { outline: content.outline }
               : {}),
@@ -172,6 +178,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
             ...(shown.nextStartIndex === undefined ? {} : { nextStartIndex: shown.nextStartIndex }),
             untrusted: true,
             cached,
+            ...cacheAge,
             ...(outline && outline.length > 0 ? { outline } : {}),
             ...(content.image ? { image: content.image } : {}),
             ...(query === undefined
@@ -196,7 +203,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         const trail =
           !cached && page.attempts && page.attempts.length > 1 ? attemptTrail(page.attempts) : undefined;
         const source = cached
-          ? 'from cache'
+          ? `from cache (${formatAge(age ?? 0)} old)`
           : trail
             ? `${trail} ${content.contentType}`
             : `${page.status} ${content.contentType}`;

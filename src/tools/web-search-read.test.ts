@@ -148,3 +148,19 @@ test('readTop with web_fetch switched off: the search succeeds, each read says w
   assert.equal(result.isError, false, result.output);
   assert.equal((result.data as WebSearchData).results[0]?.readError?.code, 'NOT_CONFIGURED');
 });
+
+test('readTop reads its pages with the search’s maxAgeSeconds: a cached copy by default, live with 0', async () => {
+  const periscope = open({ limits: {}, cache: { enabled: true } });
+  const downloads = () => pages.calls.filter((call) => call.url.pathname === '/lighthouse').length;
+  const before = downloads();
+  await periscope.fetch({ url: `${pages.url}/lighthouse` });
+  const cachedRead = await periscope.search({ query: QUERY, readTop: 1 });
+  assert.equal(cachedRead.isError, false, cachedRead.output);
+  assert.ok(((cachedRead.data as WebSearchData).results[0]?.passages ?? []).length > 0);
+  assert.equal(downloads() - before, 1, 'the page came from the cache');
+  const live = await periscope.search({ query: QUERY, readTop: 1, maxAgeSeconds: 0 });
+  assert.equal((live.data as WebSearchData).cached, false);
+  assert.ok(((live.data as WebSearchData).results[0]?.passages ?? []).length > 0);
+  assert.equal(downloads() - before, 2, 'read live');
+  await periscope.close();
+});

@@ -78,6 +78,7 @@ after(() => server.close());
 const providers = () => ({
   brave: { apiKey: 'k', baseUrl: `${server.url}/brave`, minIntervalMs: 0 },
   duckduckgo: { baseUrl: `${server.url}/ddg`, minIntervalMs: 0 },
+  marginalia: { baseUrl: `${server.url}/marginalia`, minIntervalMs: 0 },
   wikipedia: { baseUrl: `${server.url}/wiki`, minIntervalMs: 0 },
 });
 
@@ -289,6 +290,7 @@ test('tools list and switches: web_search and image_search carry JSON Schemas an
     'count',
     'freshness',
     'language',
+    'maxAgeSeconds',
     'query',
     'readMaxChars',
     'readTop',

@@ -5,6 +5,7 @@ import type { DomainPolicy } from '../egress/domain-check.ts';
 import type { ProviderAttempt } from '../errors.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { SearchResult } from '../search/types.ts';
+import { cacheInputFields } from './cache-age.ts';
 import { domainInputFields } from './domain-input.ts';
 import { type ReadPage, readLines, readTopNote, readTopResults, type WebSearchResult } from './read-top.ts';
 import { createSearchTool } from './search-tool.ts';
@@ -55,6 +56,7 @@ export const webSearchInputSchema = z.object({
       'With readTop: most characters of passages from all pages read together (default 2000 per page).',
     ),
   ...domainInputFields,
+  ...cacheInputFields,
 });
 
 export type WebSearchInput = z.input<typeof webSearchInputSchema>;
@@ -67,6 +69,8 @@ export interface WebSearchData {
   results: WebSearchResult[];
   attempts: ProviderAttempt[];
   cached: boolean;
+  /** With `cached`: how long ago the answer was fetched from the provider, in whole seconds. */
+  cacheAgeSeconds?: number;
   /** Parameters a provider ignored, e.g. `brave does not support language`. */
   warnings: string[];
 }
@@ -134,7 +138,12 @@ export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSe
     readResults: async (input, results, options) =>
       readTopResults(
         results,
-        { query: input.query, readTop: input.readTop ?? 0, readMaxChars: input.readMaxChars },
+        {
+          query: input.query,
+          readTop: input.readTop ?? 0,
+          readMaxChars: input.readMaxChars,
+          maxAgeSeconds: input.maxAgeSeconds,
+        },
         settings.readPage,
         options,
       ),

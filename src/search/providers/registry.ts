@@ -7,6 +7,7 @@ import { googleCseSearchProvider } from './google-cse.ts';
 import { infoquestSearchProvider } from './infoquest.ts';
 import { jinaSearchProvider } from './jina.ts';
 import { kagiSearchProvider } from './kagi.ts';
+import { marginaliaSearchProvider } from './marginalia.ts';
 import { searxngSearchProvider } from './searxng.ts';
 import { serpapiSearchProvider } from './serpapi.ts';
 import { serperSearchProvider } from './serper.ts';
@@ -21,6 +22,7 @@ export const BUILT_IN_PROVIDERS: ReadonlyMap<string, SearchProvider> = new Map<s
   [
     // Each provider file adds itself here.
     duckduckgoSearchProvider,
+    marginaliaSearchProvider,
     wikipediaSearchProvider,
     braveSearchProvider,
     tavilySearchProvider,

@@ -40,6 +40,7 @@ Options:
   --start N               continue reading at this character offset (the nextStartIndex of a previous call)
   --query TEXT            print only the passages that answer this question, each under its heading with its
                           character offsets (a --start value), within --max-chars; not with --start
+  --max-age SECONDS       accept a cached copy at most this old; 0 fetches the page live
 ${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file (default: ./periscope.config.{json,yaml}, ~/.config/periscope/)
@@ -83,6 +84,7 @@ const INPUT_FLAGS = {
   maxChars: '--max-chars',
   startIndex: '--start',
   query: '--query',
+  maxAgeSeconds: '--max-age',
 };
 
 const FLAGS = {
@@ -94,6 +96,7 @@ const FLAGS = {
   'max-chars': { type: 'string' },
   start: { type: 'string' },
   query: { type: 'string' },
+  'max-age': { type: 'string' },
 } as const;
 
 export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
@@ -108,12 +111,14 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   const maxChars = numberFlag(values, 'max-chars');
   const startIndex = numberFlag(values, 'start');
   const query = values.query;
+  const maxAgeSeconds = numberFlag(values, 'max-age');
   const input = {
     url,
     ...(mode === undefined ? {} : { extractMode: mode }),
     ...(maxChars === undefined ? {} : { maxChars }),
     ...(startIndex === undefined ? {} : { startIndex }),
     ...(query === undefined ? {} : { query }),
+    ...(maxAgeSeconds === undefined ? {} : { maxAgeSeconds }),
   };
   // The tool's schema judges the input the flags make; the CLI only names the flag in the message.
   checkToolInput(webFetchInputSchema, input, 'web_fetch', INPUT_FLAGS, values);

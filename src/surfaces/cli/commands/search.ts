@@ -27,7 +27,7 @@ import { withProgress } from '../progress.ts';
 export const SEARCH_HELP = `Usage: periscope search <query…> [options]
 
 Search the web through the provider chain (search.chain in the config; default: every provider with a key,
-then duckduckgo, then wikipedia) and print the results. A provider that fails hands over to the next one.
+then duckduckgo, marginalia and wikipedia) and print the results. A provider that fails hands over to the next one.
 
 Options:
   --count N               results to print, 1–20 (default 5; config search.maxResults)
@@ -38,6 +38,7 @@ Options:
   --read-top N            also read the top N results (0–5) and print under each the passages of its page that
                           answer the query, with their offsets; each page read is a fetch (credits, limits)
   --read-max-chars N      characters of passages from all pages read together (default 2000 per page)
+  --max-age SECONDS       accept a cached answer (and page reads) at most this old; 0 searches live
 ${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file (default: ./periscope.config.{json,yaml}, ~/.config/periscope/)
@@ -62,6 +63,7 @@ Options:
   --size small|medium|large|wallpaper
   --type photo|clipart|gif|transparent|line
   --layout square|tall|wide
+  --max-age SECONDS       accept a cached answer at most this old; 0 searches live
 ${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file
@@ -80,6 +82,7 @@ const SHARED_FLAGS = {
   ...AGENT_FLAG,
   count: { type: 'string' },
   provider: { type: 'string' },
+  'max-age': { type: 'string' },
 } as const;
 
 const SEARCH_FLAGS = {
@@ -109,6 +112,7 @@ const INPUT_FLAGS = {
   layout: '--layout',
   readTop: '--read-top',
   readMaxChars: '--read-max-chars',
+  maxAgeSeconds: '--max-age',
 };
 
 /** The input without the fields no flag set. */
@@ -147,6 +151,7 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
   }
   // The tool's schema judges the input the flags make; the CLI only names the flag in the message.
   const count = numberFlag(values, 'count');
+  const maxAgeSeconds = numberFlag(values, 'max-age');
   const provider = text(values, 'provider');
   const options = { agentId: agentFlag(values), ...(provider === undefined ? {} : { provider }) };
   let call: (periscope: Periscope) => Promise<ToolResult>;
@@ -161,11 +166,19 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
       ...(language ? { language } : {}),
       readTop: numberFlag(values, 'read-top'),
       readMaxChars: numberFlag(values, 'read-max-chars'),
+      maxAgeSeconds,
     });
     checkToolInput(webSearchInputSchema, input, 'web_search', INPUT_FLAGS, values);
     call = (periscope) => periscope.search(input as WebSearchInput, options);
   } else {
-    const input = defined({ query, count, size: values.size, type: values.type, layout: values.layout });
+    const input = defined({
+      query,
+      count,
+      size: values.size,
+      type: values.type,
+      layout: values.layout,
+      maxAgeSeconds,
+    });
     checkToolInput(imageSearchInputSchema, input, 'image_search', INPUT_FLAGS, values);
     call = (periscope) => periscope.imageSearch(input as ImageSearchInput, options);
   }
