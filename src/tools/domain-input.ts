@@ -21,7 +21,7 @@ export const domainInputFields = {
     .max(MAX_CALL_DOMAINS)
     .optional()
     .describe(
-      'Only results from these domains, e.g. ["python.org", "*.readthedocs.io"] (a domain includes its subdomains; "=www.example.com" is that host only). Narrows the domains this deployment allows; it cannot widen them.',
+      'Only results from these domains (and subdomains), e.g. ["python.org", "*.readthedocs.io"]; "=www.example.com" is that host only. Narrows, never widens, what this deployment allows.',
     ),
   blockedDomains: z
     .array(domainPattern)

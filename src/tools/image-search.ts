@@ -5,6 +5,7 @@ import type { ProviderAttempt } from '../errors.ts';
 import type { SearchChain } from '../search/chain.ts';
 import type { ImageResult } from '../search/types.ts';
 import { domainInputFields } from './domain-input.ts';
+import { safeSearchInput } from './search-parameter-input.ts';
 import { createSearchTool } from './search-tool.ts';
 import type { Tool } from './tool.ts';
 import type { ToolCache } from './tool-cache.ts';
@@ -16,6 +17,7 @@ export const imageSearchInputSchema = z.object({
   type: z.enum(['photo', 'clipart', 'gif', 'transparent', 'line']).optional().describe('Kind of image.'),
   layout: z.enum(['square', 'tall', 'wide']).optional().describe('Aspect of the image.'),
   ...domainInputFields,
+  safeSearch: safeSearchInput.optional(),
 });
 
 export type ImageSearchInput = z.input<typeof imageSearchInputSchema>;
@@ -85,6 +87,7 @@ export function createImageSearchTool(
       size: input.size,
       type: input.type,
       layout: input.layout,
+      safeSearch: input.safeSearch ?? config.safeSearch,
     }),
     ask: (request, options) => chain.searchImages(request, options),
     format: (query, answer) => formatImageResults(query, answer.provider, answer.results, answer.warnings),

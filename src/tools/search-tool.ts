@@ -38,8 +38,8 @@ export interface SearchToolDefinition<
   request(input: INPUT): REQUEST;
   /** Ask the chain. */
   ask(request: REQUEST, options: ChainCallOptions): Promise<ChainResult<RESULT>>;
-  /** The model-facing text of an answer. */
-  format(query: string, answer: ChainResult<RESULT>): string;
+  /** The model-facing text of an answer (to the input asked). */
+  format(query: string, answer: ChainResult<RESULT>, input: INPUT): string;
   /** Results kept between calls (the store), with single flight; none when caching is off. */
   cache?: ToolCache | undefined;
   /**
@@ -106,7 +106,7 @@ export function createSearchTool<INPUT extends { query: string }, REQUEST extend
           : successLine(answer.provider, answer.results.length, noun, elapsedMs, answer.attempts);
         return {
           isError: false,
-          output: definition.format(input.query, { ...answer, results: read.results }),
+          output: definition.format(input.query, { ...answer, results: read.results }, input),
           data,
           display: read.summary ? `${line} · ${read.summary}` : line,
         };

@@ -35,6 +35,12 @@ Options:
   --freshness day|week|month|year   only recent results
   --region CC             two-letter country code, e.g. us, de
   --language LL           language code, e.g. en, de
+  --topic general|news    news: news articles, each with its date and publication
+  --after YYYY-MM-DD      only results published on or after this date
+  --before YYYY-MM-DD     only results published on or before this date
+  --keep-undated          with --after/--before: keep results that have no date
+  --safe off|moderate|strict   adult-content filter (default moderate; config search.safeSearch)
+  --offset N              skip N results: the next page (e.g. --offset 5 after --count 5)
   --read-top N            also read the top N results (0–5) and print under each the passages of its page that
                           answer the query, with their offsets; each page read is a fetch (credits, limits)
   --read-max-chars N      characters of passages from all pages read together (default 2000 per page)
@@ -62,6 +68,7 @@ Options:
   --size small|medium|large|wallpaper
   --type photo|clipart|gif|transparent|line
   --layout square|tall|wide
+  --safe off|moderate|strict   adult-content filter (default moderate; config search.safeSearch)
 ${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file
@@ -80,6 +87,7 @@ const SHARED_FLAGS = {
   ...AGENT_FLAG,
   count: { type: 'string' },
   provider: { type: 'string' },
+  safe: { type: 'string' },
 } as const;
 
 const SEARCH_FLAGS = {
@@ -87,6 +95,11 @@ const SEARCH_FLAGS = {
   freshness: { type: 'string' },
   region: { type: 'string' },
   language: { type: 'string' },
+  topic: { type: 'string' },
+  after: { type: 'string' },
+  before: { type: 'string' },
+  'keep-undated': { type: 'boolean' },
+  offset: { type: 'string' },
   'read-top': { type: 'string' },
   'read-max-chars': { type: 'string' },
 } as const;
@@ -109,6 +122,12 @@ const INPUT_FLAGS = {
   layout: '--layout',
   readTop: '--read-top',
   readMaxChars: '--read-max-chars',
+  topic: '--topic',
+  after: '--after',
+  before: '--before',
+  keepUndated: '--keep-undated',
+  safeSearch: '--safe',
+  offset: '--offset',
 };
 
 /** The input without the fields no flag set. */
@@ -161,11 +180,24 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
       ...(language ? { language } : {}),
       readTop: numberFlag(values, 'read-top'),
       readMaxChars: numberFlag(values, 'read-max-chars'),
+      topic: text(values, 'topic'),
+      after: text(values, 'after'),
+      before: text(values, 'before'),
+      keepUndated: values['keep-undated'] ? true : undefined,
+      safeSearch: text(values, 'safe'),
+      offset: numberFlag(values, 'offset'),
     });
     checkToolInput(webSearchInputSchema, input, 'web_search', INPUT_FLAGS, values);
     call = (periscope) => periscope.search(input as WebSearchInput, options);
   } else {
-    const input = defined({ query, count, size: values.size, type: values.type, layout: values.layout });
+    const input = defined({
+      query,
+      count,
+      size: values.size,
+      type: values.type,
+      layout: values.layout,
+      safeSearch: text(values, 'safe'),
+    });
     checkToolInput(imageSearchInputSchema, input, 'image_search', INPUT_FLAGS, values);
     call = (periscope) => periscope.imageSearch(input as ImageSearchInput, options);
   }
