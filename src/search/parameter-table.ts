@@ -88,7 +88,9 @@ export function parameterCells(table: ProviderParameters | undefined): [string, 
       : 'window' in dates
         ? `approximated: ${dates.window}, then filtered by date`
         : `– (${dates.none}); filtered by date`,
-    safeSearchCell(safeSearch),
+    table.imageSafeSearch === undefined
+      ? safeSearchCell(safeSearch)
+      : `${safeSearchCell(safeSearch)}; images ${safeSearchCell(table.imageSafeSearch)}`,
     isUnsupported(offset) ? `– (${offset.none})` : offset.exact ? offset.how : `approximated: ${offset.how}`,
   ];
 }
