@@ -57,6 +57,8 @@ export const ERROR_REASONS = {
       'The URL carries a user name or password (`user:password@`): refused before any back-end, whatever fetch.chain holds; call again without them.',
     'query-too-long':
       "The query is over the provider's length limit (`details.maxCharacters`, `details.maxWords`).",
+    'unsupported-parameter':
+      'The provider cannot take a parameter the call needs (`topic: news` of a provider without news search): it is skipped and the next one asked, or, asked alone, refused.',
   },
   CONFIG_INVALID: {
     'invalid-limit': 'A `network` limit in the config is out of range (`details.limit` names it).',

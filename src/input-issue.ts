@@ -44,8 +44,12 @@ function constraintOf(issue: z.core.$ZodIssue): InputConstraint {
       return issue.expected === 'int' ? { kind: 'whole-number' } : { kind: 'type', expected: issue.expected };
     case 'custom': {
       // A schema's own rule (`.refine(…, { params: { excludes: 'query' } })`) names the field it rules out.
-      const excluded = (issue.params as { excludes?: unknown } | undefined)?.excludes;
-      return typeof excluded === 'string' ? { kind: 'excludes', with: excluded } : { kind: 'other' };
+      // A rule that checks a text's form (`params: { format: 'a calendar date as YYYY-MM-DD' }`) describes it.
+      const params = issue.params as { excludes?: unknown; format?: unknown } | undefined;
+      if (typeof params?.excludes === 'string') return { kind: 'excludes', with: params.excludes };
+      return typeof params?.format === 'string'
+        ? { kind: 'format', description: params.format }
+        : { kind: 'other' };
     }
     default:
       return { kind: 'other' };

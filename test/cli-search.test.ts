@@ -39,6 +39,11 @@ before(async () => {
           ],
         },
       }),
+    'GET /brave/res/v1/news/search': (_request, response) =>
+      json(response, 200, {
+        type: 'news',
+        results: [{ title: 'Tides rise', url: 'https://news.example/tides', description: 'A report.' }],
+      }),
     'POST /ddg/html/': (_request, response) =>
       response.writeHead(202, { 'content-type': 'text/html' }).end(fixture('duckduckgo-anomaly.html')),
     'POST /ddg/lite/': (_request, response) =>
@@ -167,15 +172,26 @@ test('status lists every provider: chain position, credentials, health, live quo
   assert.match(result.stdout, /\nmarginalia +4 +keyless/);
   assert.match(result.stdout, /\nnote on marginalia: results are CC BY-NC-SA 4\.0/);
   assert.match(result.stdout, /\nnote on google-cse: closed to new customers/);
+  // The parameters each provider takes, from its parameter table: ✓ native, ~ approximated, – not at all.
+  assert.match(result.stdout, /\nprovider +news +date range +safe search +offset\n/);
+  assert.match(result.stdout, /\nbrave +✓ +✓ +✓ +✓\n/);
+  assert.match(result.stdout, /\nsearxng +✓ +~ +✓ +~\n/);
+  assert.match(result.stdout, /\ngoogle-cse +– +~ +✓ +✓\n/);
   assert.equal(server.calls.at(-1)?.headers.authorization, 'Bearer tvly-k');
 
   const parsed = JSON.parse((await run(['status', '--json'])).stdout) as {
     search: { chain: string[] };
-    providers: Array<{ id: string; configured: boolean }>;
+    providers: Array<{ id: string; configured: boolean; parameters: Record<string, string> }>;
   };
   assert.deepEqual(parsed.search.chain, ['duckduckgo', 'marginalia', 'wikipedia']);
   assert.equal(parsed.providers.length, 14);
   assert.equal(parsed.providers.find((provider) => provider.id === 'brave')?.configured, false);
+  assert.deepEqual(parsed.providers.find((provider) => provider.id === 'tavily')?.parameters, {
+    news: 'native',
+    dateRange: 'native',
+    safeSearch: 'none',
+    offset: 'none',
+  });
 });
 
 test('a 429 with Retry-After: 60 in one run benches the provider for the next runs; status shows until when', async () => {
@@ -328,6 +344,38 @@ test('search --json: what brave said (a refused key, a 422 VALIDATION) reaches d
   );
 });
 
+test('search --topic, --after, --before, --safe and --offset reach the provider as Brave takes them', async () => {
+  const result = await run(
+    [
+      'search',
+      'tide',
+      '--after',
+      '2025-01-01',
+      '--before',
+      '2025-03-31',
+      '--safe',
+      'strict',
+      '--offset',
+      '5',
+    ],
+    { BRAVE_API_KEY: 'k' },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const sent = Object.fromEntries(server.calls.at(-1)?.url.searchParams ?? []);
+  assert.deepEqual(
+    { freshness: sent.freshness, safesearch: sent.safesearch, offset: sent.offset, count: sent.count },
+    { freshness: '2025-01-01to2025-03-31', safesearch: 'strict', offset: '1', count: '5' },
+  );
+  // The date range shows the day and publication line where the result has them; this one has neither.
+  assert.match(result.stdout, /^Results for: tide\n\n<<<untrusted_web_content id="[0-9a-f]+" source="brave">>>\n1\. Tide tables\n   https:\/\/tides\.example\/brest\n   High tide/);
+  const news = await run(['search', 'tide', '--topic', 'news', '--json'], { BRAVE_API_KEY: 'k' });
+  assert.equal(news.code, 0, news.stderr);
+  assert.equal(server.calls.at(-1)?.url.pathname, '/brave/res/v1/news/search');
+  const images = await run(['images', 'minecraft', '--safe', 'off', '--count', '1']);
+  assert.equal(images.code, 0, images.stderr);
+  assert.equal(server.calls.at(-1)?.url.searchParams.get('p'), '-1');
+});
+
 test('usage mistakes are exit 2 with one line; every command has --help', async () => {
   const mistakes = [
     [['search'], /missing query/],
@@ -335,6 +383,17 @@ test('usage mistakes are exit 2 with one line; every command has --help', async 
     [['search', 'x', '--freshness', 'hour'], /--freshness must be one of day, week, month, year/],
     [['search', 'x', '--provider', 'bing'], /unknown search provider "bing"/],
     [['images', 'x', '--size', 'huge'], /--size must be one of/],
+    [['search', 'x', '--topic', 'sports'], /--topic must be general or news, got 'sports'/],
+    [
+      ['search', 'x', '--after', '2025-02-30'],
+      /--after must be a calendar date as YYYY-MM-DD, got '2025-02-30'/,
+    ],
+    [
+      ['search', 'x', '--after', '2025-01-01', '--freshness', 'week'],
+      /--after cannot be combined with --freshness/,
+    ],
+    [['search', 'x', '--offset', '101'], /--offset must be 100 or less, got 101/],
+    [['images', 'x', '--safe', 'none'], /--safe must be one of off, moderate, strict, got 'none'/],
     [['status', 'extra'], /status takes no arguments/],
   ] as const;
   const results = await Promise.all(mistakes.map(([args]) => run([...args])));

@@ -1,17 +1,20 @@
-// docs/providers.md describes every built-in provider; this keeps its table true to the code: one row per provider
-// in the `auto` order, the credentials' variables, web/images, the default pacing, live quota, and each note.
+// docs/providers.md describes every built-in provider; this keeps its tables true to the code: one row per provider
+// in the `auto` order, the credentials' variables, web/images, the default pacing, live quota, and each note; and
+// the search parameters each takes, as its parameter table (src/search/parameter-table.ts) renders them.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { AUTO_ORDER, KEYLESS_TAIL } from '../src/search/chain.ts';
+import { parameterCells } from '../src/search/parameter-table.ts';
 import { wellKnownEnv } from '../src/search/provider-settings.ts';
 import { BUILT_IN_PROVIDERS } from '../src/search/providers/registry.ts';
 
 const doc = readFileSync(new URL('../docs/providers.md', import.meta.url), 'utf8');
+const [providersPart = '', parametersPart = ''] = doc.split('## Search parameters');
 
 /** `| \`id\` | credentials | search | pacing | quota | notes |` rows, keyed by id. */
 const rows = new Map(
-  doc
+  providersPart
     .split('\n')
     .filter((line) => line.startsWith('| `'))
     .map((line) => {
@@ -43,3 +46,11 @@ for (const [id, provider] of BUILT_IN_PROVIDERS) {
     if (provider.note !== undefined) assert.ok(notes.includes(provider.note), `${id}: the note`);
   });
 }
+
+test("docs/providers.md: the search parameter table is each provider's parameter table, in the auto order", () => {
+  const written = parametersPart.split('\n').filter((line) => line.startsWith('| `'));
+  const expected = [...AUTO_ORDER, ...KEYLESS_TAIL].map(
+    (id) => `| \`${id}\` | ${parameterCells(BUILT_IN_PROVIDERS.get(id)?.parameters).join(' | ')} |`,
+  );
+  assert.deepEqual(written, expected);
+});

@@ -13,6 +13,7 @@ test('search and providers have defaults; no file needed', () => {
     fanout: 2,
     maxResults: 5,
     timeoutMs: 10_000,
+    safeSearch: 'moderate',
   });
   assert.deepEqual(config.providers, { custom: [] });
   assert.deepEqual(config.tools.web_search, { enabled: true });

@@ -35,6 +35,12 @@ export const searchSchema = z
       .positive()
       .default(10_000)
       .describe('Each provider attempt, queueing excluded, in ms.'),
+    safeSearch: z
+      .enum(['off', 'moderate', 'strict'])
+      .default('moderate')
+      .describe(
+        'The adult-content filter when a call gives no `safeSearch`: sent to each provider as its own setting (docs/providers.md); a provider without one keeps its default, with a warning unless `moderate`.',
+      ),
   })
   .prefault({})
   .describe('`web_search` and `image_search`: which providers answer, in what order, and how.');

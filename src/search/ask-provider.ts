@@ -3,6 +3,13 @@ import type { HttpFetch } from '../net/types.ts';
 import { failureFacts, runAttempt, type SearchAttempt } from './attempt.ts';
 import { shouldFallback } from './chain-errors.ts';
 import type { HealthSync } from './health-store.ts';
+import {
+  type DateFilter,
+  dateFilterFor,
+  type ParameterRequest,
+  parameterWarnings,
+  requestFor,
+} from './parameter-support.ts';
 import type { ProviderState } from './provider-state.ts';
 import type { SearchKind } from './search-kind.ts';
 import { createResultFilter, describeDomains, withSiteOperators } from './site-filter.ts';
@@ -26,8 +33,11 @@ export type Answer<RESULT> =
   | { id: string; results: RESULT[]; warnings: string[] }
   | { failure: PeriscopeError };
 
-/** What the chain needs of a request: its count, and the query and domains a site filter works on. */
-export interface ChainRequest {
+/**
+ * What the chain needs of a request: its count, the query and domains a site filter works on, and the parameters
+ * it handles by each provider's table (news, dates, safe search, offset).
+ */
+export interface ChainRequest extends ParameterRequest {
   count: number;
   query: string;
   domains?: SearchDomains | undefined;
@@ -79,6 +89,24 @@ function siteFilterFor<REQUEST extends ChainRequest, RESULT>(
   };
 }
 
+/** The results the date range keeps, and how many were dropped for their date or for having none. */
+function keepByDate<RESULT>(
+  results: RESULT[],
+  dates: DateFilter | undefined,
+  kind: Pick<SearchKind<never, RESULT>, 'publishedAt'>,
+): { results: RESULT[]; dropped: { outside: number; undated: number } } {
+  const dropped = { outside: 0, undated: 0 };
+  if (dates === undefined) return { results, dropped };
+  const kept: RESULT[] = [];
+  for (const result of results) {
+    const publishedAt = kind.publishedAt(result);
+    if (dates.keeps(publishedAt)) kept.push(result);
+    else if (publishedAt === undefined) dropped.undated++;
+    else dropped.outside++;
+  }
+  return { results: kept, dropped };
+}
+
 /**
  * Ask one provider: wait for its turn, call it, normalise what it gave, mark its health and record the attempt.
  * Its failure when the next may be asked; throws otherwise (a refused query, a blocked URL, the caller's abort).
@@ -93,7 +121,9 @@ export async function askProvider<REQUEST extends ChainRequest, RESULT>(
   const { signal, attempts, healthSync, timeoutMs } = context;
   const id = state.provider.id;
   const call = kind.call(state.provider) as NonNullable<ReturnType<typeof kind.call>>;
-  const filter = siteFilterFor(kind, state.provider, request);
+  const sent = requestFor(state.provider, request);
+  const filter = siteFilterFor(kind, state.provider, sent);
+  const dates = dateFilterFor(state.provider, sent, request);
   const started = performance.now();
   try {
     const { value, queuedMs } = await runAttempt(
@@ -111,7 +141,8 @@ export async function askProvider<REQUEST extends ChainRequest, RESULT>(
     const given = Array.isArray(value?.results) ? value.results : [];
     const kept = filter.keeps ? given.filter((result) => filter.keeps?.(kind.resultUrl(result))) : given;
     const normalised = kind.normalise(kept, request.count, state);
-    const { results } = normalised;
+    const byDate = keepByDate(normalised.results, dates, kind);
+    const { results } = byDate;
     const saving = healthSync.save(state, state.health.recordSuccess(value?.quota), value?.quota);
     if (saving) await saving;
     attempts.push({
@@ -122,9 +153,11 @@ export async function askProvider<REQUEST extends ChainRequest, RESULT>(
       results: results.length,
     });
     const warnings = [
+      ...parameterWarnings(state.provider, kind.name, request),
       ...(Array.isArray(value?.warnings) ? value.warnings : []),
       ...normalised.warnings,
       ...filter.warnings(given.length - kept.length, given.length),
+      ...(dates ? dates.warnings(byDate.dropped) : []),
     ];
     return { id, results, warnings };
   } catch (thrown) {

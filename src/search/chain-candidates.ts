@@ -1,6 +1,7 @@
 import { messageWithoutProvider, PeriscopeError } from '../errors.ts';
 import { failureFacts, type SearchAttempt } from './attempt.ts';
 import { forcedFailure, kindLabel, queryTooLong, unknownProvider } from './chain-errors.ts';
+import { newsUnsupported, offersNews, type ParameterRequest } from './parameter-support.ts';
 import type { ProviderState } from './provider-state.ts';
 import type { SearchKind } from './search-kind.ts';
 
@@ -12,10 +13,11 @@ export interface ChainCandidates {
 
 /**
  * Of `ids`, those offering this kind of search; of those, the ones to ask: a provider without credentials, one
- * that cannot take the query, or one cooling down is skipped (a forced provider's cooldown is ignored). Throws when
- * a forced provider cannot be asked at all, or when no provider in the chain offers this kind of search.
+ * without the news search `topic: news` needs, one that cannot take the query, or one cooling down is skipped (a
+ * forced provider's cooldown is ignored). Throws when a forced provider cannot be asked at all, or when no provider
+ * in the chain offers this kind of search (or news).
  */
-export function chainCandidates<REQUEST extends { query: string }, RESULT>(
+export function chainCandidates<REQUEST extends { query: string } & ParameterRequest, RESULT>(
   kind: SearchKind<REQUEST, RESULT>,
   request: REQUEST,
   all: ReadonlyMap<string, ProviderState>,
@@ -44,6 +46,16 @@ export function chainCandidates<REQUEST extends { query: string }, RESULT>(
       `no provider in search.chain offers ${kindLabel(kind)} (chain: ${ids.join(', ') || 'empty'})`,
     );
   }
+  if (
+    request.topic === 'news' &&
+    forced === undefined &&
+    !candidates.some((state) => offersNews(state.provider))
+  ) {
+    throw new PeriscopeError(
+      'NOT_CONFIGURED',
+      `no provider in search.chain offers news search (chain: ${ids.join(', ')}); add one that does (docs/providers.md), or search without topic news`,
+    );
+  }
   const attempts: SearchAttempt[] = [];
   const usable: ProviderState[] = [];
   for (const state of candidates) {
@@ -59,18 +71,20 @@ export function chainCandidates<REQUEST extends { query: string }, RESULT>(
       });
       continue;
     }
-    // Before its turn: a query the provider cannot take costs no request, no pacing turn and no health mark.
-    const tooLong = queryTooLong(state.provider, kind.name, request.query);
-    if (tooLong !== undefined) {
+    // Before its turn: news it has none of, or a query it cannot take, costs no request, no pacing turn and no
+    // health mark.
+    const refused =
+      newsUnsupported(state.provider, request) ?? queryTooLong(state.provider, kind.name, request.query);
+    if (refused !== undefined) {
       attempts.push({
         provider: id,
         outcome: 'skipped',
-        code: tooLong.code,
-        message: messageWithoutProvider(tooLong),
+        code: refused.code,
+        message: messageWithoutProvider(refused),
         ms: 0,
-        ...failureFacts(tooLong),
+        ...failureFacts(refused),
       });
-      if (forced !== undefined) throw forcedFailure(forced, attempts, tooLong);
+      if (forced !== undefined) throw forcedFailure(forced, attempts, refused);
       continue;
     }
     const coolingMs = forced === undefined ? state.health.coolingForMs() : 0;

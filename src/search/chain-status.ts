@@ -1,6 +1,7 @@
 import { messageWithoutProvider, toPeriscopeError } from '../errors.ts';
 import type { HttpFetch } from '../net/types.ts';
 import { runAttempt } from './attempt.ts';
+import { type ParameterCapabilities, parameterCapabilities } from './parameter-table.ts';
 import type { HealthSnapshot } from './provider-health.ts';
 import type { ProviderState } from './provider-state.ts';
 import type { QuotaInfo, SearchProvider } from './types.ts';
@@ -18,6 +19,8 @@ export interface ProviderStatus {
   /** `env BRAVE_API_KEY`, `config`, `keyless`, `missing (BRAVE_API_KEY)`. */
   credentials: string;
   supports: Array<'web' | 'images'>;
+  /** Which of `topic: news`, `after`/`before`, `safeSearch` and `offset` it takes natively (its parameter table). */
+  parameters: ParameterCapabilities;
   minIntervalMs: number;
   maxConcurrent?: number;
   /** The provider's own notice, e.g. google-cse: closed to new customers. */
@@ -62,6 +65,7 @@ export async function providerStatus(state: ProviderState, context: StatusContex
       ...(provider.search ? (['web'] as const) : []),
       ...(provider.searchImages ? (['images'] as const) : []),
     ],
+    parameters: parameterCapabilities(provider.parameters),
     minIntervalMs: state.minIntervalMs,
     ...(state.maxConcurrent === undefined ? {} : { maxConcurrent: state.maxConcurrent }),
     ...(provider.note === undefined ? {} : { note: provider.note }),

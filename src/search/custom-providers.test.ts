@@ -87,3 +87,19 @@ test('a custom provider keeps its queryLimits; malformed ones are CONFIG_INVALID
     );
   }
 });
+
+test('a custom provider keeps its parameter table and site filter; a malformed table is refused', () => {
+  const parameters = {
+    news: { how: '`/news`' },
+    dates: { none: 'no dates' },
+    safeSearch: { none: 'no filter' },
+    offset: { how: '`page`', exact: true },
+  } as const;
+  const completed = toSearchProvider({ ...acmeSearchProvider, parameters, siteFilter: 'query' }, 'test');
+  assert.deepEqual(completed.parameters, parameters);
+  assert.equal(completed.siteFilter, 'query');
+  assert.throws(
+    () => toSearchProvider({ ...acmeSearchProvider, parameters: { news: true } }, 'test'),
+    /parameters must be \{ news, dates, safeSearch, offset \}/,
+  );
+});

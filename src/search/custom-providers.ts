@@ -39,6 +39,17 @@ export function toSearchProvider(value: unknown, origin: string, id?: string): S
       'queryLimits must be { web?, images? }, each { maxCharacters, maxWords? } (whole numbers ≥ 1)',
     );
   }
+  if (candidate.parameters !== undefined && !isParameterTable(candidate.parameters)) {
+    problems.push(
+      'parameters must be { news, dates, safeSearch, offset }, each an object (src/search/parameter-table.ts)',
+    );
+  }
+  if (
+    candidate.siteFilter !== undefined &&
+    candidate.siteFilter !== 'request' &&
+    candidate.siteFilter !== 'query'
+  )
+    problems.push("siteFilter must be 'request' or 'query'");
   if (problems.length > 0) throw invalid(origin, problems);
   const provider = candidate as unknown as SearchProvider;
   // Methods are called on the original object, so providers written as classes keep their `this`.
@@ -53,6 +64,8 @@ export function toSearchProvider(value: unknown, origin: string, id?: string): S
   if (provider.maxConcurrent !== undefined) extra.maxConcurrent = provider.maxConcurrent;
   if (typeof provider.note === 'string') extra.note = provider.note;
   if (provider.queryLimits !== undefined) extra.queryLimits = provider.queryLimits;
+  if (provider.siteFilter !== undefined) extra.siteFilter = provider.siteFilter;
+  if (provider.parameters !== undefined) extra.parameters = provider.parameters;
   if (provider.search) extra.search = (request, context) => provider.search!(request, context);
   if (provider.searchImages)
     extra.searchImages = (request, context) => provider.searchImages!(request, context);
@@ -102,6 +115,15 @@ function isQueryLimits(value: unknown): boolean {
     const { maxCharacters, maxWords } = limit as Record<string, unknown>;
     return count(maxCharacters) && (maxWords === undefined || count(maxWords));
   });
+}
+
+/** A parameter table's shape: its four entries, each an object (`{ how }`, `{ none }`, …). */
+function isParameterTable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const table = value as Record<string, unknown>;
+  return ['news', 'dates', 'safeSearch', 'offset'].every(
+    (name) => typeof table[name] === 'object' && table[name] !== null,
+  );
 }
 
 function invalid(origin: string, problems: string[]): PeriscopeError {

@@ -7,7 +7,8 @@ import type { ImageResult, SearchResult } from './types.ts';
 
 /**
  * Web results as the tool returns them: tags stripped and entities decoded in title and snippet, whitespace
- * folded, `publishedAt` as ISO 8601 (dropped when unreadable), non-http(s) URLs dropped, duplicates (by canonical
+ * folded, `publishedAt` as ISO 8601 (dropped when unreadable), a news result's `source` cleaned the same way,
+ * non-http(s) URLs dropped, duplicates (by canonical
  * URL) dropped, at most `count`.
  */
 export function normaliseWebResults(results: readonly SearchResult[], count: number): SearchResult[] {
@@ -27,6 +28,8 @@ export function normaliseWebResults(results: readonly SearchResult[], count: num
     };
     const publishedAt = normaliseDate(result.publishedAt);
     if (publishedAt !== undefined) item.publishedAt = publishedAt;
+    const source = typeof result.source === 'string' ? cleanText(result.source) : '';
+    if (source !== '') item.source = source;
     normalised.push(item);
   }
   return normalised;

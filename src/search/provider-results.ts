@@ -21,11 +21,38 @@ export function googleTbs(freshness: Freshness): string {
   return `qdr:${freshness[0]}`;
 }
 
+/** `2025-03-05` → Google's `3/5/2025`. */
+function googleDay(day: string): string {
+  const [year, month, date] = day.split('-');
+  return `${Number(month)}/${Number(date)}/${year}`;
+}
+
+/**
+ * Google's custom date range as `tbs` (`cdr:1,cd_min:1/1/2025,cd_max:3/31/2025`, either end may be left out), or
+ * the freshness window (`qdr:w`), or undefined: what Serper, SerpAPI and Firecrawl pass to Google.
+ */
+export function googleDateTbs(request: {
+  after?: string | undefined;
+  before?: string | undefined;
+  freshness?: Freshness | undefined;
+}): string | undefined {
+  if (request.after !== undefined || request.before !== undefined) {
+    return [
+      'cdr:1',
+      ...(request.after === undefined ? [] : [`cd_min:${googleDay(request.after)}`]),
+      ...(request.before === undefined ? [] : [`cd_max:${googleDay(request.before)}`]),
+    ].join(',');
+  }
+  return request.freshness === undefined ? undefined : googleTbs(request.freshness);
+}
+
 export interface WebResultFields {
   title: unknown;
   url: unknown;
   snippet: unknown;
   publishedAt?: unknown;
+  /** A news result's publication. */
+  source?: unknown;
 }
 
 /** A web result from a provider's fields; undefined (dropped) when it has no URL. The title falls back to the URL. */
@@ -33,11 +60,13 @@ export function webResult(fields: WebResultFields): SearchResult | undefined {
   const url = optionalText(fields.url);
   if (url === undefined) return undefined;
   const publishedAt = optionalText(fields.publishedAt);
+  const source = cleanText(fields.source);
   return {
     title: cleanText(fields.title) || url,
     url,
     snippet: cleanText(fields.snippet),
     ...(publishedAt === undefined ? {} : { publishedAt }),
+    ...(source === '' ? {} : { source }),
   };
 }
 

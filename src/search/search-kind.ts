@@ -27,6 +27,8 @@ export interface SearchKind<REQUEST, RESULT> {
   key(result: RESULT): string | undefined;
   /** The URL the egress domain rules judge a result by: a web result's, the page an image is on (else the image). */
   resultUrl(result: RESULT): unknown;
+  /** The normalised date `after`/`before` judge a result by (web results; images carry none). */
+  publishedAt(result: RESULT): string | undefined;
 }
 
 export const webSearchKind: SearchKind<SearchRequest, SearchResult> = {
@@ -35,6 +37,7 @@ export const webSearchKind: SearchKind<SearchRequest, SearchResult> = {
   normalise: (results, count) => ({ results: normaliseWebResults(results, count), warnings: [] }),
   key: webResultKey,
   resultUrl: (result) => result?.url,
+  publishedAt: (result) => result.publishedAt,
 };
 
 /** Image results on private addresses are dropped unless the network policy (network.allowPrivateNetwork) opens them. */
@@ -52,5 +55,6 @@ export function imageSearchKind(
       }),
     key: imageResultKey,
     resultUrl: (result) => result?.sourceUrl ?? result?.imageUrl,
+    publishedAt: () => undefined,
   };
 }

@@ -1,8 +1,16 @@
 import type { ProviderContext, ProviderSettings, QuotaInfo } from '../services/types.ts';
+import type { ProviderParameters } from './parameter-table.ts';
 
 export type { ProviderContext, ProviderSettings, QuotaInfo } from '../services/types.ts';
+export type { ProviderParameters } from './parameter-table.ts';
 
 export type Freshness = 'day' | 'week' | 'month' | 'year';
+
+/** `general` (the default) or `news`: news articles, from the provider's news vertical. */
+export type SearchTopic = 'general' | 'news';
+
+/** The adult-content filter: `moderate` is the default (`search.safeSearch`). */
+export type SafeSearch = 'off' | 'moderate' | 'strict';
 
 /**
  * The domains a search's results may come from (the egress domain policy: the deployment's, the API key's and the
@@ -29,6 +37,21 @@ export interface SearchRequest {
   language?: string | undefined;
   /** The egress domain rules; absent: none. */
   domains?: SearchDomains | undefined;
+  /** `news`: the provider's news vertical (a provider without one is skipped). Absent: general. */
+  topic?: SearchTopic | undefined;
+  /** Published on or after this day (`YYYY-MM-DD`, UTC). */
+  after?: string | undefined;
+  /** Published on or before this day (`YYYY-MM-DD`, UTC). */
+  before?: string | undefined;
+  /**
+   * With `after`/`before`: keep results that carry no date where the provider could not filter by date itself
+   * (the chain drops them otherwise).
+   */
+  keepUndated?: boolean | undefined;
+  /** The adult-content filter; absent: the provider's own default. */
+  safeSearch?: SafeSearch | undefined;
+  /** Results to skip (0: the first page): `offset: 5, count: 5` asks for results 6–10. */
+  offset?: number | undefined;
 }
 
 export interface ImageSearchRequest {
@@ -37,6 +60,8 @@ export interface ImageSearchRequest {
   size?: 'small' | 'medium' | 'large' | 'wallpaper' | undefined;
   type?: 'photo' | 'clipart' | 'gif' | 'transparent' | 'line' | undefined;
   layout?: 'square' | 'tall' | 'wide' | undefined;
+  /** The adult-content filter; absent: the provider's own default. */
+  safeSearch?: SafeSearch | undefined;
   /** The egress domain rules (kept by the page an image is on); absent: none. */
   domains?: SearchDomains | undefined;
 }
@@ -48,6 +73,8 @@ export interface SearchResult {
   snippet: string;
   /** ISO 8601 when the provider gives a date (the chain normalises other forms). */
   publishedAt?: string | undefined;
+  /** The publication (`TechCrunch`, `Reuters`), where a news result names it. */
+  source?: string | undefined;
 }
 
 export interface ImageResult {
@@ -105,6 +132,12 @@ export interface SearchProvider {
    * results to the allowed domains, and `warnings` says when that dropped some.
    */
   readonly siteFilter?: 'request' | 'query';
+  /**
+   * How it takes `topic`, `after`/`before`, `safeSearch` and `offset` (src/search/parameter-table.ts): one table in
+   * its file, which its request is built from and which the chain, `periscope status` and docs/providers.md read.
+   * Absent: none of them natively (news skipped, dates post-filtered, the others warned about).
+   */
+  readonly parameters?: ProviderParameters;
   /** Whether the settings are enough to call it (a key, or a baseUrl for SearXNG). */
   isConfigured(settings: ProviderSettings): boolean;
   search?(request: SearchRequest, context: ProviderContext): Promise<ProviderResponse<SearchResult>>;

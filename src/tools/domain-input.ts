@@ -21,12 +21,12 @@ export const domainInputFields = {
     .max(MAX_CALL_DOMAINS)
     .optional()
     .describe(
-      'Only results from these domains, e.g. ["python.org", "*.readthedocs.io"] (a domain includes its subdomains; "=www.example.com" is that host only). Narrows the domains this deployment allows; it cannot widen them.',
+      'Only results from these domains and their subdomains, e.g. ["python.org"]; "=host": that host only.',
     ),
   blockedDomains: z
     .array(domainPattern)
     .min(1)
     .max(MAX_CALL_DOMAINS)
     .optional()
-    .describe('No results from these domains (same forms as allowedDomains).'),
+    .describe('No results from these domains.'),
 };

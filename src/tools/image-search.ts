@@ -7,6 +7,7 @@ import type { SearchChain } from '../search/chain.ts';
 import type { ImageResult } from '../search/types.ts';
 import { cacheInputFields } from './cache-age.ts';
 import { domainInputFields } from './domain-input.ts';
+import { safeSearchInput } from './search-parameter-input.ts';
 import { createSearchTool } from './search-tool.ts';
 import type { Tool } from './tool.ts';
 import type { ToolCache } from './tool-cache.ts';
@@ -19,6 +20,7 @@ export const imageSearchInputSchema = z.object({
   layout: z.enum(['square', 'tall', 'wide']).optional().describe('Aspect of the image.'),
   ...domainInputFields,
   ...cacheInputFields,
+  safeSearch: safeSearchInput.optional(),
 });
 
 export type ImageSearchInput = z.input<typeof imageSearchInputSchema>;
@@ -91,6 +93,7 @@ export function createImageSearchTool(
       size: input.size,
       type: input.type,
       layout: input.layout,
+      safeSearch: input.safeSearch ?? config.safeSearch,
     }),
     ask: (request, options) => chain.searchImages(request, options),
     format: (query, answer) => formatImageResults(query, answer.provider, answer.results, answer.warnings),

@@ -54,6 +54,7 @@ export const webSearchOutputSchema = z.looseObject({
       url: z.string(),
       snippet: z.string(),
       publishedAt: z.string().optional(),
+      source: z.string().optional().describe('News: the publication.'),
       passages: z.array(citedPassage).optional().describe('readTop: the passages read from this result.'),
     }),
   ),

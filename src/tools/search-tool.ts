@@ -43,8 +43,8 @@ export interface SearchToolDefinition<INPUT extends SearchInput, REQUEST extends
   request(input: INPUT): REQUEST;
   /** Ask the chain. */
   ask(request: REQUEST, options: ChainCallOptions): Promise<ChainResult<RESULT>>;
-  /** The model-facing text of an answer. */
-  format(query: string, answer: ChainResult<RESULT>): string;
+  /** The model-facing text of an answer (to the input asked). */
+  format(query: string, answer: ChainResult<RESULT>, input: INPUT): string;
   /** Results kept between calls (the store), with single flight; none when caching is off. */
   cache?: ToolCache | undefined;
   /**
@@ -122,7 +122,7 @@ export function createSearchTool<INPUT extends SearchInput, REQUEST extends { qu
                 [],
               )
             : successLine(answer.provider, answer.results.length, noun, elapsedMs, answer.attempts);
-        const output = definition.format(input.query, { ...answer, results: read.results });
+        const output = definition.format(input.query, { ...answer, results: read.results }, input);
         return {
           isError: false,
           output: age === undefined ? output : `${cachedNote(age)}\n\n${output}`,

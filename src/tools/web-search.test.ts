@@ -285,16 +285,22 @@ test('tools list and switches: web_search and image_search carry JSON Schemas an
     required: string[];
   };
   assert.deepEqual(Object.keys(schema.properties).sort(), [
+    'after',
     'allowedDomains',
+    'before',
     'blockedDomains',
     'count',
     'freshness',
+    'keepUndated',
     'language',
     'maxAgeSeconds',
+    'offset',
     'query',
     'readMaxChars',
     'readTop',
     'region',
+    'safeSearch',
+    'topic',
   ]);
   assert.deepEqual(schema.required, ['query']);
   const off = createPeriscope({

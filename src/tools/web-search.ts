@@ -8,6 +8,7 @@ import type { SearchResult } from '../search/types.ts';
 import { cacheInputFields } from './cache-age.ts';
 import { domainInputFields } from './domain-input.ts';
 import { type ReadPage, readLines, readTopNote, readTopResults, type WebSearchResult } from './read-top.ts';
+import { checkSearchParameters, searchParameterFields } from './search-parameter-input.ts';
 import { createSearchTool } from './search-tool.ts';
 import type { Tool } from './tool.ts';
 import type { ToolCache } from './tool-cache.ts';
@@ -15,7 +16,8 @@ import type { ToolCache } from './tool-cache.ts';
 export type { ReadPage, ReadPageRequest, ReadResultFields, WebSearchResult } from './read-top.ts';
 export type { SearchErrorData } from './search-tool.ts';
 
-export const webSearchInputSchema = z.object({
+/** web_search's fields, a plain object schema. */
+export const webSearchInputFields = z.object({
   query: z
     .string()
     .trim()
@@ -44,7 +46,7 @@ export const webSearchInputSchema = z.object({
     .max(5)
     .optional()
     .describe(
-      'Also read the top N results (0–5, default 0) and attach to each the passages of its page that answer the query, with their character offsets, so you may not need web_fetch. Each page read counts as a web_fetch call.',
+      'Also read the top N results (0–5) and attach the passages of each that answer the query. Each read is a web_fetch call.',
     ),
   readMaxChars: z
     .number()
@@ -52,12 +54,19 @@ export const webSearchInputSchema = z.object({
     .min(500)
     .max(50_000)
     .optional()
-    .describe(
-      'With readTop: most characters of passages from all pages read together (default 2000 per page).',
-    ),
+    .describe('With readTop: most characters of passages in all (default 2000 a page).'),
   ...domainInputFields,
   ...cacheInputFields,
+  topic: searchParameterFields.topic.optional(),
+  after: searchParameterFields.after.optional(),
+  before: searchParameterFields.before.optional(),
+  keepUndated: searchParameterFields.keepUndated.optional(),
+  safeSearch: searchParameterFields.safeSearch.optional(),
+  offset: searchParameterFields.offset.optional(),
 });
+
+/** What web_search accepts: its fields, with a date range that runs forwards and is not mixed with `freshness`. */
+export const webSearchInputSchema = webSearchInputFields.superRefine(checkSearchParameters);
 
 export type WebSearchInput = z.input<typeof webSearchInputSchema>;
 
@@ -103,6 +112,7 @@ export function formatWebResults(
   query: string,
   provider: string,
   results: readonly (SearchResult | WebSearchResult)[],
+  options: { dated?: boolean } = {},
 ): string {
   const header = `Results for: ${query}`;
   if (results.length === 0)
@@ -112,11 +122,18 @@ export function formatWebResults(
       `${index + 1}. ${result.title}`,
       `   ${result.url}`,
       ...(result.snippet ? [`   ${result.snippet}`] : []),
+      ...(options.dated ? datedLine(result) : []),
       ...readLines(result),
     ].join('\n'),
   );
   const note = readTopNote(results);
   return `${header}\n\n${wrapUntrusted(blocks.join('\n\n'), provider).text}${note ? `\n\n${note}` : ''}`;
+}
+
+/** News and date-range results: `   2024-05-02 · TechCrunch` (the day, the publication), when either is known. */
+function datedLine(result: SearchResult): string[] {
+  const parts = [result.publishedAt?.slice(0, 10), result.source].filter((part) => part !== undefined);
+  return parts.length > 0 ? [`   ${parts.join(' · ')}`] : [];
 }
 
 export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSearchInput, WebSearchData> {
@@ -133,6 +150,12 @@ export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSe
       freshness: input.freshness,
       region: input.region?.toLowerCase(),
       language: input.language,
+      topic: input.topic === 'news' ? ('news' as const) : undefined,
+      after: input.after,
+      before: input.before,
+      keepUndated: input.after !== undefined || input.before !== undefined ? input.keepUndated : undefined,
+      safeSearch: input.safeSearch ?? config.safeSearch,
+      offset: input.offset || undefined,
     }),
     ask: (request, options) => chain.search(request, options),
     readResults: async (input, results, options) =>
@@ -147,7 +170,10 @@ export function createWebSearchTool(settings: WebSearchToolSettings): Tool<WebSe
         settings.readPage,
         options,
       ),
-    format: (query, answer) => formatWebResults(query, answer.provider, answer.results),
+    format: (query, answer, input) =>
+      formatWebResults(query, answer.provider, answer.results, {
+        dated: input.topic === 'news' || input.after !== undefined || input.before !== undefined,
+      }),
     cache: settings.cache,
     domains: settings.domains,
   });

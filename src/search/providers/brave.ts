@@ -8,8 +8,10 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, records } from '../../services/provider-text.ts';
+import { type ProviderParameters, safeSearchField } from '../parameter-table.ts';
 import { firstResults, imageResult, unsupportedImageFilters, webResult } from '../provider-results.ts';
-import type { Freshness, SearchProvider } from '../types.ts';
+import { pageFor, pageSlice } from '../result-pages.ts';
+import type { Freshness, SearchProvider, SearchRequest } from '../types.ts';
 
 const ID = 'brave';
 const KEY_ENV = ['BRAVE_API_KEY'] as const;
@@ -27,6 +29,30 @@ const BRAVE_LANGUAGES: Record<string, string> = {
   'pt-br': 'pt-br',
   'pt-pt': 'pt-pt',
 };
+
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as Brave takes them (FORMATS.md "Brave Search API"; Brave's
+ * news-search parameters as its own MCP server declares them, brave/brave-search-mcp-server
+ * `src/tools/news/params.ts`): news is its own endpoint with the web parameters; `offset` counts pages of `count`.
+ */
+const PARAMETERS = {
+  news: { how: '`GET /res/v1/news/search`' },
+  dates: { native: '`freshness=YYYY-MM-DDtoYYYY-MM-DD`' },
+  safeSearch: { parameter: 'safesearch', values: { off: 'off', moderate: 'moderate', strict: 'strict' } },
+  // Image search has no moderate level (off or strict, default strict): moderate asks strict.
+  imageSafeSearch: { parameter: 'safesearch', values: { off: 'off', moderate: 'strict', strict: 'strict' } },
+  offset: { how: '`offset` (pages of `count`, at most 9)', exact: true },
+} as const satisfies ProviderParameters;
+/** Results per request: web 20, news 50. */
+const MAX_COUNT = { web: 20, news: 50 } as const;
+const MAX_PAGE = 9;
+
+/** `after`/`before` as Brave's range (`2025-01-01to2025-03-31`); an open end is the epoch or today. */
+function freshnessRange(request: SearchRequest): string | undefined {
+  if (request.after === undefined && request.before === undefined) return undefined;
+  const to = request.before ?? new Date().toISOString().slice(0, 10);
+  return `${request.after ?? '1970-01-01'}to${to}`;
+}
 
 /** `de-AT` → `de`, `ja` → `jp`, `zh-TW` → `zh-hant`, `pt-BR` → `pt-br` (Brave's search_lang list). */
 export function braveSearchLanguage(language: string): string {
@@ -71,16 +97,25 @@ export const braveSearchProvider: SearchProvider = {
   minIntervalMs: 1_100,
   queryLimits: { web: { maxCharacters: 400, maxWords: 50 } },
   siteFilter: 'query',
+  parameters: PARAMETERS,
   isConfigured: hasApiKey,
 
   async search(request, context) {
     const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
-    const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/res/v1/web/search', {
+    const news = request.topic === 'news';
+    const maxCount = news ? MAX_COUNT.news : MAX_COUNT.web;
+    const page = request.offset ? pageFor(ID, request.offset, request.count, maxCount, MAX_PAGE) : undefined;
+    const path = news ? '/res/v1/news/search' : '/res/v1/web/search';
+    const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, path, {
       q: request.query,
-      count: Math.min(request.count, 20),
-      freshness: request.freshness === undefined ? undefined : FRESHNESS[request.freshness],
+      count: page?.size ?? Math.min(request.count, maxCount),
+      offset: page?.index || undefined,
+      freshness:
+        freshnessRange(request) ??
+        (request.freshness === undefined ? undefined : FRESHNESS[request.freshness]),
       country: request.region?.toUpperCase(),
       search_lang: request.language === undefined ? undefined : braveSearchLanguage(request.language),
+      ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
     });
     const reply = await requestProviderJson(context, {
       provider: ID,
@@ -89,12 +124,24 @@ export const braveSearchProvider: SearchProvider = {
       secrets: [apiKey],
       errors: ERRORS,
     });
-    const web = asRecord(jsonObject(ID, reply.body).web);
-    const results = records(web?.results).map((item) =>
-      webResult({ title: item.title, url: item.url, snippet: item.description, publishedAt: item.page_age }),
+    const body = jsonObject(ID, reply.body);
+    // News answers `{type: "news", results}`; the publication is the article's host (`meta_url.hostname`).
+    const items = news ? records(body.results) : records(asRecord(body.web)?.results);
+    const results = items.map((item) =>
+      webResult({
+        title: item.title,
+        url: item.url,
+        snippet: item.description,
+        publishedAt: item.page_age,
+        ...(news ? { source: asRecord(item.meta_url)?.hostname } : {}),
+      }),
     );
     const quota = quotaFromHeaders(reply.headers);
-    return { results: firstResults(results, request.count), ...(quota ? { quota } : {}) };
+    return {
+      results: pageSlice(results, page, request.count),
+      ...(page?.warning ? { warnings: [page.warning] } : {}),
+      ...(quota ? { quota } : {}),
+    };
   },
 
   async searchImages(request, context) {
@@ -102,6 +149,7 @@ export const braveSearchProvider: SearchProvider = {
     const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/res/v1/images/search', {
       q: request.query,
       count: request.count,
+      ...safeSearchField(PARAMETERS.imageSafeSearch, request.safeSearch),
     });
     const reply = await requestProviderJson(context, {
       provider: ID,

@@ -169,3 +169,29 @@ export function readImagesJson(value: unknown): ImageResult[] | undefined {
   }
   return images;
 }
+
+/**
+ * `news.js` JSON: `results: [{ date (epoch seconds), excerpt, image, relative_time, source, title, url }]` (the
+ * shape of the `DDG.duckbar.load('news', …)` payload recorded in Snazzah/duck-duck-scrape's
+ * `test/__util__/data/search/search/news.js`, which its `searchNews` reads from news.js); undefined when the shape
+ * is wrong. The date becomes ISO 8601, the publication `source`.
+ */
+export function readNewsJson(value: unknown): SearchResult[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const results = (value as { results?: unknown }).results;
+  if (!Array.isArray(results)) return undefined;
+  const news: SearchResult[] = [];
+  for (const item of results as Array<Record<string, unknown>>) {
+    if (typeof item?.url !== 'string') continue;
+    const article: SearchResult = {
+      title: typeof item.title === 'string' ? item.title : '',
+      url: item.url,
+      snippet: typeof item.excerpt === 'string' ? item.excerpt : '',
+    };
+    if (typeof item.date === 'number' && Number.isFinite(item.date))
+      article.publishedAt = new Date(item.date * 1000).toISOString();
+    if (typeof item.source === 'string') article.source = item.source;
+    news.push(article);
+  }
+  return news;
+}

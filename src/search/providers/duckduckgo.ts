@@ -14,6 +14,7 @@ import type { HttpRequest, HttpResponse } from '../../net/types.ts';
 import { redactUrl } from '../../net/url-policy.ts';
 import { providerError, throwUnexpected } from '../../services/provider-errors.ts';
 import { retryAfterFromHeaders } from '../../services/provider-headers.ts';
+import { type ProviderParameters, safeSearchField } from '../parameter-table.ts';
 import type {
   ImageResult,
   ImageSearchRequest,
@@ -31,6 +32,7 @@ import {
   readHtmlPage,
   readImagesJson,
   readLitePage,
+  readNewsJson,
 } from './duckduckgo-pages.ts';
 
 const ID = 'duckduckgo';
@@ -48,6 +50,32 @@ const REGION_LANGUAGE: Record<string, string> = Object.fromEntries(
     .split(' ')
     .map((pair) => pair.split(':') as [string, string]),
 );
+
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as DuckDuckGo takes them. News is `news.js` with a vqd token,
+ * as images are (ddgs `duckduckgo_news.py`: `l, o=json, noamp=1, q, vqd, p, df, s`; the answer's shape is recorded
+ * in duck-duck-scrape's tests). A range is `df=YYYY-MM-DD..YYYY-MM-DD` (duckduckgo_search 0.x sent it so to the
+ * HTML endpoint; the page's own form lists only d/w/m/y). Safe search is `kp` 1/-1/-2 on the HTML and lite forms
+ * and `p` with the same values on news.js (duckduckgo.com/params, via duckduckgo_search's docstring); `i.js` takes
+ * `p` 1 (on) or -1 (off) (FORMATS.md). The offset is `s` (results skipped) with `dc` one past it, as the recorded
+ * page's next-page form sends them (`s=10`, `dc=11`).
+ */
+const PARAMETERS = {
+  news: { how: '`GET duckduckgo.com/news.js` (vqd token)' },
+  dates: { native: '`df=YYYY-MM-DD..YYYY-MM-DD`' },
+  safeSearch: { parameter: 'kp', values: { off: -2, moderate: -1, strict: 1 } },
+  imageSafeSearch: { parameter: 'p', values: { off: -1, moderate: 1, strict: 1 } },
+  offset: { how: '`s` (results skipped), `dc`', exact: true },
+} as const satisfies ProviderParameters;
+
+/** `after`/`before` as DuckDuckGo's `df` range (`2025-01-01..2025-03-31`), else the freshness letter. */
+function dateFilter(request: SearchRequest): string | undefined {
+  if (request.after !== undefined || request.before !== undefined) {
+    const to = request.before ?? new Date().toISOString().slice(0, 10);
+    return `${request.after ?? '1970-01-01'}..${to}`;
+  }
+  return request.freshness === undefined ? undefined : FRESHNESS[request.freshness];
+}
 
 type Surface = 'html' | 'lite';
 
@@ -156,7 +184,14 @@ async function searchSurface(
   // and carries `kl` into its next-page form (ddgs posts `l`, which that form does not have).
   const kl = regionCode(request);
   if (kl) form.set('kl', kl);
-  if (request.freshness) form.set('df', FRESHNESS[request.freshness]);
+  const df = dateFilter(request);
+  if (df) form.set('df', df);
+  for (const [name, value] of Object.entries(safeSearchField(PARAMETERS.safeSearch, request.safeSearch)))
+    form.set(name, String(value));
+  if (request.offset) {
+    form.set('s', String(request.offset));
+    form.set('dc', String(request.offset + 1));
+  }
   const url = `${base}/${surface}/`;
   const response = await ask(context, url, {
     method: 'POST',
@@ -205,6 +240,10 @@ async function search(
     warnings.push(`${ID} does not support language without region (language=${request.language} ignored)`);
   }
   const targets = endpoints(context.settings);
+  if (request.topic === 'news') {
+    const results = await searchNews(request, context, targets.images);
+    return { results: results.slice(0, request.count), warnings };
+  }
   const errors: PeriscopeError[] = [];
   for (const surface of targets.surfaces) {
     try {
@@ -238,45 +277,40 @@ function combine(errors: PeriscopeError[]): PeriscopeError {
   });
 }
 
-const IMAGE_SIZE = { small: 'Small', medium: 'Medium', large: 'Large', wallpaper: 'Wallpaper' } as const;
-const IMAGE_LAYOUT = { square: 'Square', tall: 'Tall', wide: 'Wide' } as const;
-
-async function searchImages(
-  request: ImageSearchRequest,
+/** The vqd token duckduckgo.com's JSON endpoints need, from its page for the query (`ia` images or news). */
+async function vqdToken(
   context: ProviderContext,
-): Promise<ProviderResponse<ImageResult>> {
-  const base = endpoints(context.settings).images;
-  const pageUrl = `${base}/?${new URLSearchParams({ q: request.query, iax: 'images', ia: 'images' })}`;
+  base: string,
+  query: string,
+  vertical: 'images' | 'news',
+): Promise<string> {
+  const params =
+    vertical === 'images' ? { q: query, iax: 'images', ia: 'images' } : { q: query, iar: 'news', ia: 'news' };
+  const pageUrl = `${base}/?${new URLSearchParams(params)}`;
   const page = await ask(context, pageUrl, { headers: { accept: 'text/html,application/xhtml+xml' } });
   checkStatus(page, 'GET');
   const pageBody = DECODER.decode(page.body);
   const vqd = extractVqd(pageBody);
-  if (!vqd) {
-    const marker = await blockMarkerIn(pageBody);
-    throw blocked(
-      marker
-        ? `GET ${redactUrl(pageUrl)} returned the anti-bot challenge page (${marker})`
-        : `GET ${redactUrl(pageUrl)} returned no vqd token, which image search needs`,
-      { url: redactUrl(pageUrl), status: page.status, reason: marker ? 'challenge' : 'no-vqd' },
-    );
-  }
-  const filters = [
-    'time:',
-    request.size ? `size:${IMAGE_SIZE[request.size]}` : 'size:',
-    'color:',
-    request.type ? `type:${request.type}` : 'type:',
-    request.layout ? `layout:${IMAGE_LAYOUT[request.layout]}` : 'layout:',
-    'license:',
-  ].map((filter) => (filter.endsWith(':') ? '' : filter));
-  const query = new URLSearchParams({
-    o: 'json',
-    q: request.query,
-    l: 'wt-wt',
-    vqd,
-    p: '1',
-    f: filters.join(','),
-  });
-  const url = `${base}/i.js?${query}`;
+  if (vqd) return vqd;
+  const marker = await blockMarkerIn(pageBody);
+  throw blocked(
+    marker
+      ? `GET ${redactUrl(pageUrl)} returned the anti-bot challenge page (${marker})`
+      : `GET ${redactUrl(pageUrl)} returned no vqd token, which ${vertical === 'images' ? 'image' : 'news'} search needs`,
+    { url: redactUrl(pageUrl), status: page.status, reason: marker ? 'challenge' : 'no-vqd' },
+  );
+}
+
+/**
+ * One of duckduckgo.com's JSON endpoints (`i.js`, `news.js`), read with `read`: a block page instead of JSON is
+ * BLOCKED_BY_SITE, other malformed JSON or the wrong shape HTTP_STATUS.
+ */
+async function getJson<T>(
+  context: ProviderContext,
+  base: string,
+  url: string,
+  read: (value: unknown) => T[] | undefined,
+): Promise<T[]> {
   const response = await ask(context, url, {
     headers: { accept: '*/*', referer: `${base}/`, 'sec-fetch-mode': 'cors' },
   });
@@ -303,7 +337,7 @@ async function searchImages(
       error,
     );
   }
-  const results = readImagesJson(parsed);
+  const results = read(parsed);
   if (!results) {
     throwUnexpected(ID, `GET ${redactUrl(url)} returned JSON without a results array`, {
       url: redactUrl(url),
@@ -311,6 +345,59 @@ async function searchImages(
       reason: 'unexpected-shape',
     });
   }
+  return results;
+}
+
+/** News: the vqd token, then `news.js` (region `l`, safe search `p`, dates `df`, offset `s`). */
+async function searchNews(
+  request: SearchRequest,
+  context: ProviderContext,
+  base: string,
+): Promise<SearchResult[]> {
+  const vqd = await vqdToken(context, base, request.query, 'news');
+  const df = dateFilter(request);
+  const query = new URLSearchParams({
+    l: regionCode(request) ?? 'wt-wt',
+    o: 'json',
+    noamp: '1',
+    q: request.query,
+    vqd,
+    // news.js takes the web form's `kp` values as `p`.
+    ...(request.safeSearch === undefined
+      ? {}
+      : { p: String(PARAMETERS.safeSearch.values[request.safeSearch]) }),
+    ...(df ? { df } : {}),
+    ...(request.offset ? { s: String(request.offset) } : {}),
+  });
+  return getJson(context, base, `${base}/news.js?${query}`, readNewsJson);
+}
+
+const IMAGE_SIZE = { small: 'Small', medium: 'Medium', large: 'Large', wallpaper: 'Wallpaper' } as const;
+const IMAGE_LAYOUT = { square: 'Square', tall: 'Tall', wide: 'Wide' } as const;
+
+async function searchImages(
+  request: ImageSearchRequest,
+  context: ProviderContext,
+): Promise<ProviderResponse<ImageResult>> {
+  const base = endpoints(context.settings).images;
+  const vqd = await vqdToken(context, base, request.query, 'images');
+  const filters = [
+    'time:',
+    request.size ? `size:${IMAGE_SIZE[request.size]}` : 'size:',
+    'color:',
+    request.type ? `type:${request.type}` : 'type:',
+    request.layout ? `layout:${IMAGE_LAYOUT[request.layout]}` : 'layout:',
+    'license:',
+  ].map((filter) => (filter.endsWith(':') ? '' : filter));
+  const query = new URLSearchParams({
+    o: 'json',
+    q: request.query,
+    l: 'wt-wt',
+    vqd,
+    p: String(PARAMETERS.imageSafeSearch.values[request.safeSearch ?? 'moderate']),
+    f: filters.join(','),
+  });
+  const results = await getJson(context, base, `${base}/i.js?${query}`, readImagesJson);
   return { results: results.slice(0, request.count) };
 }
 
@@ -321,6 +408,7 @@ export const duckduckgoSearchProvider: SearchProvider = {
   minIntervalMs: 1_500,
   maxConcurrent: 1,
   siteFilter: 'query',
+  parameters: PARAMETERS,
   isConfigured: () => true,
   search,
   searchImages,

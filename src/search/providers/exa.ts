@@ -6,6 +6,7 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
+import { type ProviderParameters, safeSearchField } from '../parameter-table.ts';
 import { firstResults, freshnessDays, unsupported, webResult } from '../provider-results.ts';
 import { domainParams } from '../site-filter.ts';
 import type { SearchProvider } from '../types.ts';
@@ -25,6 +26,27 @@ function snippetOf(item: Record<string, unknown>): string {
 }
 
 /**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as Exa takes them (FORMATS.md "Exa": `category`,
+ * `startPublishedDate`/`endPublishedDate` as ISO instants, `moderation`): news is `category: "news"`; `moderation`
+ * filters unsafe content, asked for strict only (off and moderate leave Exa's default, unmoderated). There is no
+ * paging parameter.
+ */
+const PARAMETERS = {
+  news: { how: '`category: "news"`' },
+  dates: { native: '`startPublishedDate`, `endPublishedDate`' },
+  safeSearch: { parameter: 'moderation', values: { off: undefined, moderate: undefined, strict: true } },
+  offset: { none: 'no paging parameter' },
+} as const satisfies ProviderParameters;
+
+/** The first and the last instant of the range's days. */
+function publishedBounds(after: string | undefined, before: string | undefined) {
+  return {
+    ...(after === undefined ? {} : { startPublishedDate: `${after}T00:00:00.000Z` }),
+    ...(before === undefined ? {} : { endPublishedDate: `${before}T23:59:59.999Z` }),
+  };
+}
+
+/**
  * Exa: `POST /search` with `x-api-key`, `{query, numResults, type: "auto", contents: {highlights: true}}`. Freshness
  * becomes `startPublishedDate`, region `userLocation`; language is not a parameter (warning). Every response
  * reports its cost (`costDollars.total`), kept as `quota.note`. 401 invalid key, 402 credits used up, 429. The egress
@@ -37,6 +59,7 @@ export const exaSearchProvider: SearchProvider = {
   keyEnv: KEY_ENV,
   minIntervalMs: 110,
   siteFilter: 'request',
+  parameters: PARAMETERS,
   isConfigured: hasApiKey,
 
   async search(request, context) {
@@ -54,7 +77,13 @@ export const exaSearchProvider: SearchProvider = {
         numResults: request.count,
         type: 'auto',
         contents: { highlights: true },
-        ...(since === undefined ? {} : { startPublishedDate: since }),
+        ...(request.topic === 'news' ? { category: 'news' } : {}),
+        ...(request.after !== undefined || request.before !== undefined
+          ? publishedBounds(request.after, request.before)
+          : since === undefined
+            ? {}
+            : { startPublishedDate: since }),
+        ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
         ...(request.region === undefined ? {} : { userLocation: request.region.toUpperCase() }),
         ...domainParams(request.domains, { include: 'includeDomains', exclude: 'excludeDomains' }),
       },

@@ -7,16 +7,30 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
-import { firstResults, googleTbs, unsupported, webResult } from '../provider-results.ts';
+import type { ProviderParameters } from '../parameter-table.ts';
+import { firstResults, googleDateTbs, unsupported, webResult } from '../provider-results.ts';
 import type { SearchProvider } from '../types.ts';
 
 const ID = 'firecrawl';
 const KEY_ENV = ['FIRECRAWL_API_KEY'] as const;
 const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
 
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as Firecrawl's v2 search takes them (FORMATS.md
+ * "Firecrawl": `sources`, `tbs`; news hits come in `data.news`): news is `sources: ["news"]`; a date range is
+ * Google's `tbs=cdr:1,…`, which Firecrawl passes on (its plugin's news-coverage skill, skills.sh). No safe-search
+ * or paging parameter is documented.
+ */
+const PARAMETERS = {
+  news: { how: '`sources: ["news"]` (`data.news`)' },
+  dates: { native: '`tbs=cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY`' },
+  safeSearch: { none: 'no documented safe-search parameter' },
+  offset: { none: 'no paging parameter' },
+} as const satisfies ProviderParameters;
+
 /** v2 puts web hits in `data.web`; v1 (still served) had a flat `data` array. Both are read. */
-function webHits(body: Record<string, unknown>): Record<string, unknown>[] {
-  return Array.isArray(body.data) ? records(body.data) : records(asRecord(body.data)?.web);
+function webHits(body: Record<string, unknown>, source: 'web' | 'news'): Record<string, unknown>[] {
+  return Array.isArray(body.data) ? records(body.data) : records(asRecord(body.data)?.[source]);
 }
 
 /**
@@ -31,11 +45,14 @@ export const firecrawlSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 12_000,
+  parameters: PARAMETERS,
   isConfigured: hasApiKey,
 
   async search(request, context) {
     const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
     const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/v2/search');
+    const source = request.topic === 'news' ? 'news' : 'web';
+    const tbs = googleDateTbs(request);
     const reply = await requestProviderJson(context, {
       provider: ID,
       url,
@@ -43,8 +60,8 @@ export const firecrawlSearchProvider: SearchProvider = {
       json: {
         query: request.query,
         limit: request.count,
-        sources: ['web'],
-        ...(request.freshness === undefined ? {} : { tbs: googleTbs(request.freshness) }),
+        sources: [source],
+        ...(tbs === undefined ? {} : { tbs }),
       },
       secrets: [apiKey],
     });
@@ -53,13 +70,15 @@ export const firecrawlSearchProvider: SearchProvider = {
       const message = optionalText(body.error);
       throw providerError(ID, 'other', { status: reply.status, message, body }, { url: url.href });
     }
-    const results = webHits(body).map((item) => {
+    const results = webHits(body, source).map((item) => {
       const metadata = asRecord(item.metadata);
       return webResult({
         title: item.title ?? metadata?.title,
         url: item.url,
-        snippet: item.description ?? metadata?.description,
-        publishedAt: metadata?.publishedTime ?? metadata?.['article:published_time'],
+        // News hits carry `snippet` and `date` where web hits carry `description` and page metadata.
+        snippet: item.description ?? item.snippet ?? metadata?.description,
+        publishedAt: item.date ?? metadata?.publishedTime ?? metadata?.['article:published_time'],
+        source: source === 'news' ? item.source : undefined,
       });
     });
     const warnings = (['region', 'language'] as const)

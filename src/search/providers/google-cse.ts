@@ -8,6 +8,7 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, records, stringSetting } from '../../services/provider-text.ts';
+import { type ProviderParameters, safeSearchField } from '../parameter-table.ts';
 import { firstResults, webResult } from '../provider-results.ts';
 import { oneSite } from '../site-filter.ts';
 import type { Freshness, ProviderSettings, SearchProvider } from '../types.ts';
@@ -18,6 +19,20 @@ const CX_ENV = 'GOOGLE_CSE_ID';
 const DEFAULT_BASE_URL = 'https://customsearch.googleapis.com';
 const MAX_COUNT = 10;
 const DATE_RESTRICT: Record<Freshness, string> = { day: 'd1', week: 'w1', month: 'm1', year: 'y1' };
+
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as the Custom Search JSON API takes them (FORMATS.md "Google
+ * Custom Search JSON API": `dateRestrict`, `safe`, `start`): it has no news vertical, so it is skipped for news; a
+ * date range is approximated by `dateRestrict`; `safe=active` is its one filtering level; `start` is the 1-based
+ * index of the first result, and no result past the 100th is served.
+ */
+const PARAMETERS = {
+  news: { none: 'the Custom Search JSON API has no news vertical' },
+  dates: { window: '`dateRestrict`' },
+  safeSearch: { parameter: 'safe', values: { off: 'off', moderate: 'active', strict: 'active' } },
+  offset: { how: '`start` (1-based, results up to the 100th)', exact: true },
+} as const satisfies ProviderParameters;
+const MAX_RESULT_INDEX = 100;
 
 /**
  * Google's standard error `{error:{code, message, errors:[{reason}], status}}`: `keyInvalid` (400) and
@@ -60,6 +75,7 @@ export const googleCseSearchProvider: SearchProvider = {
   minIntervalMs: 1_000,
   note: 'closed to new customers; existing keys work until 2027-01-01 (Google points to Vertex AI Search)',
   siteFilter: 'request',
+  parameters: PARAMETERS,
   isConfigured: (settings) => hasApiKey(settings) && engineId(settings) !== undefined,
 
   async search(request, context) {
@@ -76,11 +92,15 @@ export const googleCseSearchProvider: SearchProvider = {
     }
     // One site at most: `siteSearch` with `siteSearchFilter` i (only it) or e (not it).
     const site = oneSite(ID, request.domains, true);
+    const num = Math.min(request.count, MAX_COUNT);
+    const start = request.offset ? Math.min(request.offset + 1, MAX_RESULT_INDEX - num + 1) : undefined;
     const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/customsearch/v1', {
       key: apiKey,
       cx,
       q: request.query,
-      num: Math.min(request.count, MAX_COUNT),
+      num,
+      start,
+      ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
       dateRestrict: request.freshness === undefined ? undefined : DATE_RESTRICT[request.freshness],
       gl: request.region?.toLowerCase(),
       lr: request.language === undefined ? undefined : `lang_${request.language.toLowerCase()}`,
@@ -100,6 +120,11 @@ export const googleCseSearchProvider: SearchProvider = {
     });
     const warnings = [
       ...(request.count > MAX_COUNT ? [`google-cse returns at most ${MAX_COUNT} results per request`] : []),
+      ...(start !== undefined && start !== (request.offset ?? 0) + 1
+        ? [
+            `google-cse serves no result past the ${MAX_RESULT_INDEX}th: these start at offset ${start - 1}, not ${request.offset}`,
+          ]
+        : []),
       ...site.warnings,
     ];
     return { results: firstResults(results, request.count), ...(warnings.length > 0 ? { warnings } : {}) };

@@ -7,6 +7,7 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, records } from '../../services/provider-text.ts';
+import type { ProviderParameters } from '../parameter-table.ts';
 import {
   firstResults,
   freshnessDays,
@@ -21,6 +22,18 @@ import type { ImageSearchRequest, ProviderContext, SearchProvider } from '../typ
 const ID = 'infoquest';
 const KEY_ENV = ['INFOQUEST_API_KEY'] as const;
 const DEFAULT_BASE_URL = 'https://search.infoquest.bytepluses.com';
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` for InfoQuest (FORMATS.md "BytePlus InfoQuest": the body
+ * `{format, query, time_range (days), site}`): a date range is approximated by `time_range`; the rest is not
+ * documented (its top stories come mixed into web results).
+ */
+const PARAMETERS = {
+  news: { none: 'no news vertical documented' },
+  dates: { window: '`time_range` (days)' },
+  safeSearch: { none: 'no safe-search parameter documented' },
+  offset: { none: 'no paging parameter documented' },
+} as const satisfies ProviderParameters;
+
 const IMAGE_SIZE: Record<NonNullable<ImageSearchRequest['size']>, string> = {
   small: 'i',
   medium: 'm',
@@ -62,6 +75,7 @@ export const infoquestSearchProvider: SearchProvider = {
   keyEnv: KEY_ENV,
   minIntervalMs: 1_000,
   siteFilter: 'request',
+  parameters: PARAMETERS,
   isConfigured: hasApiKey,
 
   async search(request, context) {

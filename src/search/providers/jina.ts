@@ -6,13 +6,28 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
-import { firstResults, unsupported, webResult } from '../provider-results.ts';
+import type { ProviderParameters } from '../parameter-table.ts';
+import { unsupported, webResult } from '../provider-results.ts';
+import { pageFor, pageSlice } from '../result-pages.ts';
 import { oneSite } from '../site-filter.ts';
 import type { SearchProvider } from '../types.ts';
 
 const ID = 'jina';
 const KEY_ENV = ['JINA_API_KEY'] as const;
 const DEFAULT_BASE_URL = 'https://s.jina.ai';
+
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as s.jina.ai takes them (FORMATS.md "Jina": the POST body
+ * `{q, gl, location, hl, num, page}`): only paging, `page` counting pages of `num`.
+ */
+const PARAMETERS = {
+  news: { none: 'no news vertical' },
+  dates: { none: 'no date filter' },
+  safeSearch: { none: 'no safe-search parameter' },
+  offset: { how: '`page` (pages of `num`)', exact: true },
+} as const satisfies ProviderParameters;
+const MAX_PAGE_SIZE = 20;
+
 const SNIPPET_CHARS = 400;
 
 /**
@@ -28,12 +43,14 @@ export const jinaSearchProvider: SearchProvider = {
   keyEnv: KEY_ENV,
   minIntervalMs: 1_500,
   siteFilter: 'request',
+  parameters: PARAMETERS,
   isConfigured: hasApiKey,
 
   async search(request, context) {
     const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
     // `X-Site`: one domain to search in (FORMATS.md).
     const site = oneSite(ID, request.domains);
+    const page = request.offset ? pageFor(ID, request.offset, request.count, MAX_PAGE_SIZE) : undefined;
     const reply = await requestProviderJson(context, {
       provider: ID,
       url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/'),
@@ -44,7 +61,8 @@ export const jinaSearchProvider: SearchProvider = {
       },
       json: {
         q: request.query,
-        num: request.count,
+        num: page?.size ?? request.count,
+        ...(page === undefined || page.index === 0 ? {} : { page: page.index + 1 }),
         ...(request.region === undefined ? {} : { gl: request.region.toLowerCase() }),
         ...(request.language === undefined ? {} : { hl: request.language.toLowerCase() }),
       },
@@ -63,9 +81,10 @@ export const jinaSearchProvider: SearchProvider = {
     const warnings = [
       ...(request.freshness === undefined ? [] : [unsupported(ID, 'freshness', request.freshness)]),
       ...site.warnings,
+      ...(page?.warning ? [page.warning] : []),
     ];
     return {
-      results: firstResults(results, request.count),
+      results: pageSlice(results, page, request.count),
       ...(warnings.length > 0 ? { warnings } : {}),
       ...(tokens > 0 ? { quota: { note: `${tokens} tokens used by this search` } } : {}),
     };

@@ -8,6 +8,7 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, records, stringSetting } from '../../services/provider-text.ts';
+import type { ProviderParameters } from '../parameter-table.ts';
 import { firstResults, unsupported, webResult } from '../provider-results.ts';
 import type {
   ProviderContext,
@@ -20,6 +21,18 @@ import type {
 const ID = 'kagi';
 const KEY_ENV = ['KAGI_API_KEY'] as const;
 const DEFAULT_BASE_URL = 'https://kagi.com';
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` for Kagi: none natively. v1 documents a `news` workflow and
+ * `page`, but no response of either is recorded and v0 — where keys without v1 access land — has neither
+ * (FORMATS.md "Kagi Search API"); safe search is an account setting.
+ */
+const PARAMETERS = {
+  news: { none: "v1's news workflow is unrecorded and v0 has none" },
+  dates: { none: 'no date filter' },
+  safeSearch: { none: 'an account setting, not a request parameter' },
+  offset: { none: 'v0 has no paging parameter' },
+} as const satisfies ProviderParameters;
+
 /** v1 statuses that mean "this key has no v1 access" (v1 is invite-only): try v0. */
 const V0_FALLBACK_STATUSES = new Set([401, 403, 404]);
 
@@ -160,6 +173,7 @@ export const kagiSearchProvider: SearchProvider = {
   keyEnv: KEY_ENV,
   minIntervalMs: 1_000,
   siteFilter: 'query',
+  parameters: PARAMETERS,
   isConfigured: hasApiKey,
 
   async search(request, context): Promise<ProviderResponse<SearchResult>> {

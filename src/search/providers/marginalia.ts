@@ -2,7 +2,10 @@ import type { ProviderErrorRules } from '../../services/provider-errors.ts';
 import { jsonObject, providerUrl, requestProviderJson } from '../../services/provider-http.ts';
 import { optionalNumber, optionalText, records } from '../../services/provider-text.ts';
 import type { QuotaInfo } from '../../services/types.ts';
-import { firstResults, unsupported, webResult } from '../provider-results.ts';
+import type { ProviderParameters } from '../parameter-table.ts';
+import { safeSearchField } from '../parameter-table.ts';
+import { unsupported, webResult } from '../provider-results.ts';
+import { pageFor, pageSlice } from '../result-pages.ts';
 import type { SearchProvider } from '../types.ts';
 
 const ID = 'marginalia';
@@ -55,15 +58,26 @@ function marginaliaLanguage(language: string): string | undefined {
 }
 
 /**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as API v2 takes them (`ApiV2.java`): `nsfw` 0 (off) or 1
+ * (filter; the API's default), and `page`, 1-indexed pages of `count`.
+ */
+const PARAMETERS = {
+  news: { none: 'no news vertical' },
+  dates: { none: 'results carry no publication date' },
+  safeSearch: { parameter: 'nsfw', values: { off: 0, moderate: 1, strict: 1 } },
+  offset: { how: '`page` (pages of `count`)', exact: true },
+} as const satisfies ProviderParameters;
+const MAX_PAGE_SIZE = 20;
+
+/**
  * Marginalia Search, an independent index of the small, text-heavy, non-commercial web, through its API v2: `GET
  * /search?query=…&count=…` with `API-Key`. Keyless by default: the shared key `public`, which Marginalia offers for
  * trying the API and whose rate limit every client of it shares; `MARGINALIA_API_KEY` (free for non-commercial use,
  * by email; paid for commercial use) gives your own limit. Results are licensed CC BY-NC-SA 4.0 (`license` in every
  * answer). Snippets are plain text; titles may carry the page's line breaks (the chain folds them).
  *
- * Parameters (issue 18's capability table belongs to the chain): `language` → `lang`; region and freshness are not
- * offered and become warnings. The API also takes `nsfw` (0 off, 1 reduce; default 1) and `page` (1-indexed), left at
- * their defaults here.
+ * Parameters: `language` → `lang`; region and freshness are not offered and become warnings; safe search and offset
+ * as PARAMETERS says.
  *
  * maxConcurrent 1, minIntervalMs 10 000: the `public` key allowed 15 requests a minute for all its users together
  * (the operator, searxng/searxng#1673) and "often hits a rate limit" (the API page); one process sends at most six a
@@ -75,10 +89,13 @@ export const marginaliaSearchProvider: SearchProvider = {
   minIntervalMs: 10_000,
   maxConcurrent: 1,
   note: `results are CC BY-NC-SA 4.0 (non-commercial use); the shared "${MARGINALIA_PUBLIC_KEY}" key's rate limit is for all its users`,
+  parameters: PARAMETERS,
   isConfigured: () => true,
 
   async search(request, context) {
     const warnings: string[] = [];
+    const page = request.offset ? pageFor(ID, request.offset, request.count, MAX_PAGE_SIZE) : undefined;
+    if (page?.warning) warnings.push(page.warning);
     const lang = request.language === undefined ? undefined : marginaliaLanguage(request.language);
     if (request.language !== undefined && lang === undefined)
       warnings.push(unsupported(ID, 'language', request.language));
@@ -88,8 +105,10 @@ export const marginaliaSearchProvider: SearchProvider = {
     const apiKey = optionalText(context.settings.apiKey) ?? MARGINALIA_PUBLIC_KEY;
     const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/search', {
       query: request.query,
-      count: request.count,
+      count: page?.size ?? request.count,
       lang,
+      ...(page === undefined || page.index === 0 ? {} : { page: page.index + 1 }),
+      ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
     });
     const reply = await requestProviderJson(context, {
       provider: ID,
@@ -104,7 +123,7 @@ export const marginaliaSearchProvider: SearchProvider = {
     );
     const quota = quotaOf(reply.headers);
     return {
-      results: firstResults(results, request.count),
+      results: pageSlice(results, page, request.count),
       ...(warnings.length > 0 ? { warnings } : {}),
       ...(quota ? { quota } : {}),
     };

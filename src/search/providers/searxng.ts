@@ -2,6 +2,7 @@ import { PeriscopeError } from '../../errors.ts';
 import type { ProviderErrorRules } from '../../services/provider-errors.ts';
 import { jsonObject, providerUrl, requestProviderJson } from '../../services/provider-http.ts';
 import { optionalText, records } from '../../services/provider-text.ts';
+import { type ProviderParameters, safeSearchField } from '../parameter-table.ts';
 import {
   firstResults,
   imageResult,
@@ -13,6 +14,18 @@ import type { ProviderContext, ProviderSettings, SearchProvider } from '../types
 
 const ID = 'searxng';
 const KEY_ENV = ['SEARXNG_BASE_URL'] as const;
+
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as SearXNG takes them (FORMATS.md "SearXNG": `categories`,
+ * `time_range`, `safesearch` 0/1/2, `pageno`): news is the `news` category; a date range is approximated by
+ * `time_range`; pages are the instance's own size, so an offset is asked as the page it most likely falls on.
+ */
+const PARAMETERS = {
+  news: { how: '`categories=news`' },
+  dates: { window: '`time_range`' },
+  safeSearch: { parameter: 'safesearch', values: { off: 0, moderate: 1, strict: 2 } },
+  offset: { how: "`pageno` (pages of the instance's own size)", exact: false },
+} as const satisfies ProviderParameters;
 
 /** A SearXNG instance answers 403 to `format=json` unless `json` is listed under `search.formats`. */
 const ERRORS: ProviderErrorRules = {
@@ -49,7 +62,10 @@ function unresponsiveEngines(body: Record<string, unknown>): string[] {
   );
 }
 
-async function query(context: ProviderContext, params: Record<string, string | number | undefined>) {
+async function query(
+  context: ProviderContext,
+  params: Record<string, string | number | boolean | undefined>,
+) {
   const base = requireInstance(context.settings);
   const url = providerUrl(ID, base, '/search', { format: 'json', pageno: 1, ...params });
   const reply = await requestProviderJson(context, { provider: ID, url, errors: ERRORS });
@@ -92,6 +108,7 @@ export const searxngSearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 1_000,
+  parameters: PARAMETERS,
   isConfigured: (settings) => instanceUrl(settings) !== undefined,
 
   async search(request, context) {
@@ -105,11 +122,18 @@ export const searxngSearchProvider: SearchProvider = {
     } else if (request.region !== undefined) {
       warnings.push(unsupported(ID, 'region without language', request.region));
     }
+    const pageno = request.offset ? Math.floor(request.offset / request.count) + 1 : 1;
+    if (pageno > 1)
+      warnings.push(
+        `searxng pages by the instance's own page size: offset ${request.offset} was asked as page ${pageno}`,
+      );
     const answer = await query(context, {
       q: request.query,
-      categories: 'general',
+      categories: request.topic === 'news' ? 'news' : 'general',
       language,
       time_range: request.freshness,
+      pageno,
+      ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
     });
     const results = answer.results.map((item) =>
       webResult({ title: item.title, url: item.url, snippet: item.content, publishedAt: item.publishedDate }),
@@ -119,7 +143,11 @@ export const searxngSearchProvider: SearchProvider = {
   },
 
   async searchImages(request, context) {
-    const answer = await query(context, { q: request.query, categories: 'images' });
+    const answer = await query(context, {
+      q: request.query,
+      categories: 'images',
+      ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
+    });
     const results = answer.results.map((item) =>
       imageResult({
         title: item.title,

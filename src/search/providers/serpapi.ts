@@ -8,9 +8,10 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
+import { type ProviderParameters, safeSearchField } from '../parameter-table.ts';
 import {
   firstResults,
-  googleTbs,
+  googleDateTbs,
   imageResult,
   unsupportedImageFilters,
   webResult,
@@ -32,10 +33,23 @@ const ERRORS: ProviderErrorRules = {
       : undefined,
 };
 
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as SerpApi's Google engine takes them (FORMATS.md "SerpAPI":
+ * `tbs`, `safe`, `start`): news is Google's news tab, `tbm=nws`, answering `news_results[]{link, title, source,
+ * date, snippet}`; a date range is `tbs=cdr:1,…`; `safe` has one filtering level, `active`; `start` is the number
+ * of results to skip.
+ */
+const PARAMETERS = {
+  news: { how: '`tbm=nws` (`news_results`)' },
+  dates: { native: '`tbs=cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY`' },
+  safeSearch: { parameter: 'safe', values: { off: 'off', moderate: 'active', strict: 'active' } },
+  offset: { how: '`start` (results skipped)', exact: true },
+} as const satisfies ProviderParameters;
+
 async function get(
   context: ProviderContext,
   path: string,
-  params: Record<string, string | number | undefined>,
+  params: Record<string, string | number | boolean | undefined>,
 ) {
   const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
   const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, path, {
@@ -67,25 +81,40 @@ export const serpapiSearchProvider: SearchProvider = {
   keyEnv: KEY_ENV,
   minIntervalMs: 1_100,
   siteFilter: 'query',
+  parameters: PARAMETERS,
   isConfigured: hasApiKey,
 
   async search(request, context) {
+    const news = request.topic === 'news';
     const body = await get(context, '/search.json', {
       engine: 'google',
       q: request.query,
       num: request.count,
+      tbm: news ? 'nws' : undefined,
+      start: request.offset || undefined,
       gl: request.region?.toLowerCase(),
       hl: request.language?.toLowerCase(),
-      tbs: request.freshness === undefined ? undefined : googleTbs(request.freshness),
+      tbs: googleDateTbs(request),
+      ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
     });
-    const results = records(body.organic_results).map((item) =>
-      webResult({ title: item.title, url: item.link, snippet: item.snippet, publishedAt: item.date }),
+    const results = records(news ? body.news_results : body.organic_results).map((item) =>
+      webResult({
+        title: item.title,
+        url: item.link,
+        snippet: item.snippet,
+        publishedAt: item.date,
+        ...(news ? { source: item.source } : {}),
+      }),
     );
     return { results: firstResults(results, request.count) };
   },
 
   async searchImages(request, context) {
-    const body = await get(context, '/search.json', { engine: 'google_images', q: request.query });
+    const body = await get(context, '/search.json', {
+      engine: 'google_images',
+      q: request.query,
+      ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
+    });
     const results = records(body.images_results).map((item) =>
       imageResult({
         title: item.title,

@@ -7,13 +7,15 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { optionalNumber, records } from '../../services/provider-text.ts';
+import type { ProviderParameters } from '../parameter-table.ts';
 import {
   firstResults,
-  googleTbs,
+  googleDateTbs,
   imageResult,
   unsupportedImageFilters,
   webResult,
 } from '../provider-results.ts';
+import { pageFor, pageSlice } from '../result-pages.ts';
 import type { ProviderContext, QuotaInfo, SearchProvider } from '../types.ts';
 
 const ID = 'serper';
@@ -28,6 +30,21 @@ const ERRORS: ProviderErrorRules = {
   classify: ({ status, message }) =>
     status >= 400 && status < 500 && message !== undefined && /credit/i.test(message) ? 'quota' : undefined,
 };
+
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as Serper takes them: news is `POST /news` with the search
+ * body, answering `news[]{title, link, snippet, date, source}` (FORMATS.md "Serper": `/news`; the body
+ * `{q, num, gl, hl, tbs?, page?}`); a date range is Google's `tbs=cdr:1,cd_min:…,cd_max:…`; `page` counts pages of
+ * `num`.
+ */
+const PARAMETERS = {
+  news: { how: '`POST /news`' },
+  dates: { native: '`tbs=cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY`' },
+  safeSearch: { none: 'no documented safe-search field' },
+  offset: { how: '`page` (pages of `num`)', exact: true },
+} as const satisfies ProviderParameters;
+/** The page sizes asked for: at most 20, a count the tool allows (Serper bills by the request). */
+const MAX_PAGE_SIZE = 20;
 
 async function post(context: ProviderContext, path: string, json: Record<string, unknown>) {
   const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
@@ -62,20 +79,35 @@ export const serperSearchProvider: SearchProvider = {
   keyEnv: KEY_ENV,
   minIntervalMs: 220,
   siteFilter: 'query',
+  parameters: PARAMETERS,
   isConfigured: hasApiKey,
 
   async search(request, context) {
-    const body = await post(context, '/search', {
+    const news = request.topic === 'news';
+    const page = request.offset ? pageFor(ID, request.offset, request.count, MAX_PAGE_SIZE) : undefined;
+    const tbs = googleDateTbs(request);
+    const body = await post(context, news ? '/news' : '/search', {
       q: request.query,
-      num: request.count,
+      num: page?.size ?? request.count,
+      ...(page === undefined || page.index === 0 ? {} : { page: page.index + 1 }),
       ...(request.region === undefined ? {} : { gl: request.region.toLowerCase() }),
       ...(request.language === undefined ? {} : { hl: request.language.toLowerCase() }),
-      ...(request.freshness === undefined ? {} : { tbs: googleTbs(request.freshness) }),
+      ...(tbs === undefined ? {} : { tbs }),
     });
-    const results = records(body.organic).map((item) =>
-      webResult({ title: item.title, url: item.link, snippet: item.snippet, publishedAt: item.date }),
+    const results = records(news ? body.news : body.organic).map((item) =>
+      webResult({
+        title: item.title,
+        url: item.link,
+        snippet: item.snippet,
+        publishedAt: item.date,
+        ...(news ? { source: item.source } : {}),
+      }),
     );
-    return { results: firstResults(results, request.count), ...creditsUsed(body) };
+    return {
+      results: pageSlice(results, page, request.count),
+      ...(page?.warning ? { warnings: [page.warning] } : {}),
+      ...creditsUsed(body),
+    };
   },
 
   async searchImages(request, context) {

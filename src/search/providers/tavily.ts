@@ -7,6 +7,7 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
+import type { ProviderParameters } from '../parameter-table.ts';
 import {
   firstResults,
   imageResult,
@@ -76,12 +77,25 @@ function usageToQuota(body: Record<string, unknown>): QuotaInfo {
  */
 const TAVILY_DOMAIN_PARAMS = { include: 'include_domains', exclude: 'exclude_domains' };
 
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as Tavily takes them (FORMATS.md "Tavily": `topic` general,
+ * news or finance; `start_date` and `end_date`; `published_date` comes with `topic=news`). No safe-search or paging
+ * parameter is documented.
+ */
+const PARAMETERS = {
+  news: { how: '`topic: "news"`' },
+  dates: { native: '`start_date`, `end_date` (YYYY-MM-DD)' },
+  safeSearch: { none: 'no documented safe-search parameter' },
+  offset: { none: 'no paging parameter' },
+} as const satisfies ProviderParameters;
+
 export const tavilySearchProvider: SearchProvider = {
   id: ID,
   keyEnv: KEY_ENV,
   minIntervalMs: 600,
   queryLimits: { web: { maxCharacters: 400 }, images: { maxCharacters: 400 } },
   siteFilter: 'request',
+  parameters: PARAMETERS,
   isConfigured: hasApiKey,
 
   async search(request, context) {
@@ -89,8 +103,10 @@ export const tavilySearchProvider: SearchProvider = {
       query: request.query,
       max_results: request.count,
       search_depth: 'basic',
-      topic: 'general',
+      topic: request.topic === 'news' ? 'news' : 'general',
       ...(request.freshness === undefined ? {} : { time_range: request.freshness }),
+      ...(request.after === undefined ? {} : { start_date: request.after }),
+      ...(request.before === undefined ? {} : { end_date: request.before }),
       ...domainParams(request.domains, TAVILY_DOMAIN_PARAMS),
     });
     const results = records(body.results).map((item) =>

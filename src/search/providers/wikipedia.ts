@@ -2,6 +2,7 @@ import { providerError } from '../../services/provider-errors.ts';
 import { retryAfterFromHeaders } from '../../services/provider-headers.ts';
 import { jsonObject, providerUrl, requestProviderJson } from '../../services/provider-http.ts';
 import { asRecord, optionalText, records } from '../../services/provider-text.ts';
+import type { ProviderParameters } from '../parameter-table.ts';
 import { firstResults, unsupported, webResult } from '../provider-results.ts';
 import type { SearchProvider } from '../types.ts';
 
@@ -9,6 +10,17 @@ const ID = 'wikipedia';
 /** `{language}` is replaced by the wiki's language code (the subdomain). A baseUrl without it is used as is. */
 const DEFAULT_BASE_URL = 'https://{language}.wikipedia.org';
 const DEFAULT_LANGUAGE = 'en';
+
+/**
+ * `topic`, `after`/`before`, `safeSearch` and `offset` for Wikipedia's search (`list=search`): only paging,
+ * `sroffset` being the number of results to skip (mediawiki.org API:Search).
+ */
+const PARAMETERS = {
+  news: { none: 'an encyclopedia, not news' },
+  dates: { none: 'articles carry no publication date' },
+  safeSearch: { none: 'no adult-content filter' },
+  offset: { how: '`sroffset` (results skipped)', exact: true },
+} as const satisfies ProviderParameters;
 
 /**
  * The wiki for a language code: `de` → de, `en-US` / `pt_BR` → en / pt (the region is not a wiki),
@@ -49,6 +61,7 @@ export const wikipediaSearchProvider: SearchProvider = {
   keyEnv: [],
   minIntervalMs: 500,
   maxConcurrent: 1,
+  parameters: PARAMETERS,
   isConfigured: () => true,
 
   async search(request, context) {
@@ -69,6 +82,7 @@ export const wikipediaSearchProvider: SearchProvider = {
       list: 'search',
       srsearch: request.query,
       srlimit: request.count,
+      sroffset: request.offset || undefined,
       srprop: 'snippet|timestamp',
       format: 'json',
       formatversion: 2,

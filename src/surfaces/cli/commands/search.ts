@@ -35,6 +35,12 @@ Options:
   --freshness day|week|month|year   only recent results
   --region CC             two-letter country code, e.g. us, de
   --language LL           language code, e.g. en, de
+  --topic general|news    news: news articles, each with its date and publication
+  --after YYYY-MM-DD      only results published on or after this date
+  --before YYYY-MM-DD     only results published on or before this date
+  --keep-undated          with --after/--before: keep results that have no date
+  --safe off|moderate|strict   adult-content filter (default moderate; config search.safeSearch)
+  --offset N              skip N results: the next page (e.g. --offset 5 after --count 5)
   --read-top N            also read the top N results (0–5) and print under each the passages of its page that
                           answer the query, with their offsets; each page read is a fetch (credits, limits)
   --read-max-chars N      characters of passages from all pages read together (default 2000 per page)
@@ -64,6 +70,7 @@ Options:
   --type photo|clipart|gif|transparent|line
   --layout square|tall|wide
   --max-age SECONDS       accept a cached answer at most this old; 0 searches live
+  --safe off|moderate|strict   adult-content filter (default moderate; config search.safeSearch)
 ${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file
@@ -83,6 +90,7 @@ const SHARED_FLAGS = {
   count: { type: 'string' },
   provider: { type: 'string' },
   'max-age': { type: 'string' },
+  safe: { type: 'string' },
 } as const;
 
 const SEARCH_FLAGS = {
@@ -90,6 +98,11 @@ const SEARCH_FLAGS = {
   freshness: { type: 'string' },
   region: { type: 'string' },
   language: { type: 'string' },
+  topic: { type: 'string' },
+  after: { type: 'string' },
+  before: { type: 'string' },
+  'keep-undated': { type: 'boolean' },
+  offset: { type: 'string' },
   'read-top': { type: 'string' },
   'read-max-chars': { type: 'string' },
 } as const;
@@ -113,6 +126,12 @@ const INPUT_FLAGS = {
   readTop: '--read-top',
   readMaxChars: '--read-max-chars',
   maxAgeSeconds: '--max-age',
+  topic: '--topic',
+  after: '--after',
+  before: '--before',
+  keepUndated: '--keep-undated',
+  safeSearch: '--safe',
+  offset: '--offset',
 };
 
 /** The input without the fields no flag set. */
@@ -167,6 +186,12 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
       readTop: numberFlag(values, 'read-top'),
       readMaxChars: numberFlag(values, 'read-max-chars'),
       maxAgeSeconds,
+      topic: text(values, 'topic'),
+      after: text(values, 'after'),
+      before: text(values, 'before'),
+      keepUndated: values['keep-undated'] ? true : undefined,
+      safeSearch: text(values, 'safe'),
+      offset: numberFlag(values, 'offset'),
     });
     checkToolInput(webSearchInputSchema, input, 'web_search', INPUT_FLAGS, values);
     call = (periscope) => periscope.search(input as WebSearchInput, options);
@@ -178,6 +203,7 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
       type: values.type,
       layout: values.layout,
       maxAgeSeconds,
+      safeSearch: text(values, 'safe'),
     });
     checkToolInput(imageSearchInputSchema, input, 'image_search', INPUT_FLAGS, values);
     call = (periscope) => periscope.imageSearch(input as ImageSearchInput, options);

@@ -1,5 +1,6 @@
 import type { Periscope, UsageQuery, UsageReport } from '../../../index.ts';
 import type { ProviderStatus } from '../../../search/chain.ts';
+import type { Capability } from '../../../search/parameter-table.ts';
 import type { QuotaInfo } from '../../../search/types.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import {
@@ -75,7 +76,7 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
   const rows = [
     ['provider', 'chain', 'credentials', 'health', 'quota'],
     ...[...providers]
-      .sort((a, b) => (a.position ?? 99) - (b.position ?? 99) || a.id.localeCompare(b.id))
+      .sort(byChainThenId)
       .map((provider) => [
         provider.id + (provider.builtIn ? '' : ' (custom)'),
         provider.position === undefined
@@ -89,6 +90,12 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
       ]),
   ];
   writeTable(io.stdout, rows);
+  writeLine(io.stdout, '');
+  writeLine(
+    io.stdout,
+    'web_search parameters each provider takes (✓ natively, ~ approximated, – not at all):',
+  );
+  writeTable(io.stdout, parameterRows(providers));
   // Notes a provider carries about itself (Google CSE: closed to new customers).
   const notes = inOrder([...providers]).filter((provider) => provider.note);
   if (notes.length > 0) writeLine(io.stdout, '');
@@ -118,6 +125,27 @@ async function readUsageFor(
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+const MARKS: Record<Capability, string> = { native: '✓', approximate: '~', none: '–' };
+
+/** The capability table: one row per web search provider, in chain order, from its parameter table. */
+function parameterRows(providers: ProviderStatus[]): string[][] {
+  return [
+    ['provider', 'news', 'date range', 'safe search', 'offset'],
+    ...providers
+      .filter((provider) => provider.supports.includes('web'))
+      .sort(byChainThenId)
+      .map((provider) => {
+        const { news, dateRange, safeSearch, offset } = provider.parameters;
+        return [provider.id, MARKS[news], MARKS[dateRange], MARKS[safeSearch], MARKS[offset]];
+      }),
+  ];
+}
+
+/** Chain order, then the providers outside it by id: the order of both tables. */
+function byChainThenId(a: ProviderStatus, b: ProviderStatus): number {
+  return (a.position ?? 99) - (b.position ?? 99) || a.id.localeCompare(b.id);
 }
 
 function inOrder(providers: ProviderStatus[]): ProviderStatus[] {
