@@ -102,7 +102,9 @@ export const gatewaySchema = z
           .describe('Recent calls older than this are dropped from the ring buffer, in ms.'),
       })
       .prefault({})
-      .describe('The operator console (`/console`): whether it is served and how many recent calls it keeps.'),
+      .describe(
+        'The operator console (`/console`): whether it is served and how many recent calls it keeps.',
+      ),
   })
   .prefault({})
   .describe(

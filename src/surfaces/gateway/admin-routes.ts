@@ -72,7 +72,9 @@ export async function handleAdmin(
   const ledgerRoute = /^\/v1\/admin\/credits\/([^/]+)$/.exec(path);
   if (ledgerRoute?.[1]) {
     if (method !== 'GET') {
-      throw new GatewayError(405, 'METHOD_NOT_ALLOWED', "use GET to read an agent's ledger", { allow: 'GET' });
+      throw new GatewayError(405, 'METHOD_NOT_ALLOWED', "use GET to read an agent's ledger", {
+        allow: 'GET',
+      });
     }
     const reference = safeDecode(ledgerRoute[1]);
     const result = await invalidInputAs400(async () => {

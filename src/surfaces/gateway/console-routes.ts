@@ -80,7 +80,11 @@ export function createConsole(context: {
       principal: Principal,
     ): Promise<void> {
       if (!principal.admin && principal.key) {
-        throw new GatewayError(403, 'FORBIDDEN', 'the console needs an admin key (periscope keys create --admin)');
+        throw new GatewayError(
+          403,
+          'FORBIDDEN',
+          'the console needs an admin key (periscope keys create --admin)',
+        );
       }
       if (request.method !== 'GET') {
         throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use GET here', { allow: 'GET' });

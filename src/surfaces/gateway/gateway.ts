@@ -72,7 +72,11 @@ const MAX_TASK_URLS = 100;
 export function createGateway(options: GatewayOptions): Gateway {
   const { periscope } = options;
   const config = options.config ?? periscope.config.gateway;
-  const consoleConfig = config.console ?? { enabled: true, recentCalls: 1000, recentCallsMaxAgeMs: 3_600_000 };
+  const consoleConfig = config.console ?? {
+    enabled: true,
+    recentCalls: 1000,
+    recentCallsMaxAgeMs: 3_600_000,
+  };
   const recent = createRecentCalls({
     capacity: consoleConfig.enabled ? consoleConfig.recentCalls : 0,
     maxAgeMs: consoleConfig.recentCallsMaxAgeMs,
@@ -177,7 +181,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const consoleRoute = path === '/console' || path.startsWith('/console/') || path.startsWith(CONSOLE_API);
     if (consoleRoute) {
-      if (!operatorConsole) throw new GatewayError(404, 'NOT_FOUND', 'the console is off (gateway.console.enabled)');
+      if (!operatorConsole)
+        throw new GatewayError(404, 'NOT_FOUND', 'the console is off (gateway.console.enabled)');
       // A browser surface: Host and Origin are checked whatever the key mode.
       const refused = checkHostAndOrigin(policy, request.headers);
       if (refused) throw new GatewayError(403, 'MISDIRECTED', refused);

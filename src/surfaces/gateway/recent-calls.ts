@@ -170,7 +170,9 @@ export function summarize(calls: readonly RecentCall[], nowMs: number = Date.now
   }
   latencies.sort((a, b) => a - b);
   const quantile = (q: number) =>
-    latencies.length === 0 ? null : (latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? null);
+    latencies.length === 0
+      ? null
+      : (latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? null);
   return {
     windowMinutes: minutes,
     calls: count,
