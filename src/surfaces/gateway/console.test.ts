@@ -73,6 +73,18 @@ const fetchPage = (url: string, key: string, path = '/page') =>
     body: JSON.stringify({ url: `${origin.url}${path}` }),
   });
 
+/** Reads a streamed body as text, chunk by chunk. */
+function textReader(response: Response): { read(): Promise<{ value: string; done: boolean }> } {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  return {
+    async read() {
+      const { value, done } = await reader.read();
+      return { value: value ? decoder.decode(value, { stream: true }) : '', done };
+    },
+  };
+}
+
 describe('console with keys', () => {
   let running: Running;
   let admin: string;
@@ -144,9 +156,7 @@ describe('console with keys', () => {
     assert.equal(stream.status, 200);
     assert.match(String(stream.headers.get('content-type')), /^text\/event-stream/);
     assert.equal(stream.headers.get('content-security-policy'), CONSOLE_CSP);
-    const reader = (stream.body as ReadableStream<Uint8Array>)
-      .pipeThrough(new TextDecoderStream())
-      .getReader();
+    const reader = textReader(stream);
     const called = await fetchPage(running.url, alice);
     assert.equal(called.status, 200);
     let text = '';
@@ -202,9 +212,7 @@ describe('console with keys', () => {
       headers: { authorization: `Bearer ${admin}`, 'last-event-id': String(last - 1) },
       signal: abort.signal,
     });
-    const reader = (stream.body as ReadableStream<Uint8Array>)
-      .pipeThrough(new TextDecoderStream())
-      .getReader();
+    const reader = textReader(stream);
     let text = '';
     while (!text.includes(`id: ${last}\n`)) text += (await reader.read()).value ?? '';
     abort.abort();
