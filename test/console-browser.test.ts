@@ -137,7 +137,7 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     ]);
   });
 
-  test('keys: create one (its secret shown once), revoke it, and the API refuses it', async () => {
+  test('keys: create one (its secret shown once), set its rate, revoke it, and the API refuses it', async () => {
     await page.getByRole('button', { name: 'Keys and credits' }).click();
     const create = page.getByRole('group', { name: 'Create a key' });
     await create.getByLabel('Agent').fill('bob');
@@ -151,6 +151,9 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     const row = page.locator('#keys-body tr', { hasText: 'bob' });
     await row.waitFor();
     await page.locator('#balances-body tr', { hasText: 'bob' }).filter({ hasText: '5' }).waitFor();
+    page.once('dialog', (dialog) => dialog.accept('2/min'));
+    await row.getByRole('button', { name: /Set the rate/ }).click();
+    await page.locator('#keys-body tr', { hasText: 'bob' }).filter({ hasText: '2/min' }).waitFor();
     page.once('dialog', (dialog) => dialog.accept());
     await row.getByRole('button', { name: /Revoke key/ }).click();
     await row

@@ -6,7 +6,7 @@ import type { Principal } from './auth.ts';
 import { GatewayError, readJsonBody, sendJson } from './http-io.ts';
 
 /**
- * `/v1/admin/keys` (GET list, POST create), `/v1/admin/keys/{id}` (DELETE revoke), `/v1/admin/credits` (GET every
+ * `/v1/admin/keys` (GET list, POST create), `/v1/admin/keys/{id}` (DELETE revoke; PATCH `{ rate }`: set or, with null, remove its rate), `/v1/admin/credits` (GET every
  * agent's balance; POST `{ agent, amount, reason? }`: a grant) and `/v1/admin/credits/{agent}` (GET its balance and
  * ledger, newest `?limit=` entries, default 100), through the Periscope's key and credit operations. Admin keys only.
  */
@@ -57,10 +57,32 @@ export async function handleAdmin(
   }
   const keyRoute = /^\/v1\/admin\/keys\/([^/]+)$/.exec(path);
   if (keyRoute?.[1]) {
-    if (method !== 'DELETE') {
-      throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use DELETE to revoke a key', { allow: 'DELETE' });
-    }
     const reference = safeDecode(keyRoute[1]);
+    if (method === 'PATCH') {
+      const body = asObject(await readJsonBody(request, context.maxBodyBytes));
+      if (!('rate' in body) || (body.rate !== null && typeof body.rate !== 'string')) {
+        throw new GatewayError(
+          400,
+          'BAD_REQUEST',
+          'send { "rate": "60/min" }, or { "rate": null } to remove it',
+        );
+      }
+      const key = await invalidInputAs400(() =>
+        context.periscope.keys.setRate(reference, body.rate as string | null),
+      );
+      sendJson(response, 200, { key });
+      return;
+    }
+    if (method !== 'DELETE') {
+      throw new GatewayError(
+        405,
+        'METHOD_NOT_ALLOWED',
+        'use DELETE to revoke a key or PATCH to set its rate',
+        {
+          allow: 'DELETE, PATCH',
+        },
+      );
+    }
     const revoked = await invalidInputAs400(() => context.periscope.keys.revoke(reference), 404);
     sendJson(response, 200, { revoked });
     return;

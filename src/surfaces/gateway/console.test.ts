@@ -254,6 +254,42 @@ describe('console with keys', () => {
   });
 });
 
+test("PATCH /v1/admin/keys/{id} sets a key's rate (held at once) and removes it with null; admin only", async () => {
+  let admin = '';
+  let bob = '';
+  let bobId = '';
+  const running = await startGateway({}, async (store) => {
+    admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+    const created = await createApiKey(store, { agent: 'bob' });
+    bob = created.key;
+    bobId = created.record.id;
+  });
+  try {
+    const patch = (key: string, body: unknown, id = bobId) =>
+      httpCall(`${running.url}/v1/admin/keys/${id}`, {
+        method: 'PATCH',
+        headers: bearer(key),
+        body: JSON.stringify(body),
+      });
+    assert.equal((await patch(bob, { rate: '1/min' })).status, 403);
+    assert.equal((await patch(admin, { rate: 'often' })).status, 400);
+    assert.equal((await patch(admin, {})).status, 400);
+    assert.equal((await patch(admin, { rate: '1/min' }, 'ffffffffffff')).status, 400);
+    const set = await patch(admin, { rate: '1/min' });
+    assert.equal(set.status, 200);
+    assert.deepEqual((set.json as { key: { rate: unknown } }).key.rate, { limit: 1, windowMs: 60_000 });
+    assert.equal((await fetchPage(running.url, bob)).status, 200);
+    assert.equal((await fetchPage(running.url, bob)).status, 429, 'the new rate holds at once');
+    const removed = await patch(admin, { rate: null });
+    assert.equal((removed.json as { key: { rate?: unknown } }).key.rate, undefined);
+    assert.equal((await fetchPage(running.url, bob)).status, 200);
+    await httpCall(`${running.url}/v1/admin/keys/${bobId}`, { method: 'DELETE', headers: bearer(admin) });
+    assert.equal((await patch(admin, { rate: '5/s' })).status, 400, 'a revoked key is not changed');
+  } finally {
+    await running.close();
+  }
+});
+
 test('open mode (no keys, loopback): the console API answers without a key', async () => {
   const running = await startGateway();
   try {

@@ -119,7 +119,11 @@ const loaders = {
   playground: loadPlayground,
 };
 
+let refresher;
+
 function show(page) {
+  clearInterval(refresher);
+  if (page === 'overview') refresher = setInterval(() => loadOverview().catch(() => {}), 5000);
   for (const button of document.querySelectorAll('#tabs [data-page]')) {
     if (button.dataset.page === page) button.setAttribute('aria-current', 'page');
     else button.removeAttribute('aria-current');
@@ -361,7 +365,9 @@ async function loadProviders() {
 
 // ---------- keys and credits ----------
 
-const formatRate = (rate) => (rate ? `${rate.limit}/${rate.windowMs / 1000}s` : '');
+const UNITS = { 1000: 's', 60000: 'min', 3600000: 'hour', 86400000: 'day' };
+const formatRate = (rate) =>
+  rate ? `${rate.limit}/${UNITS[rate.windowMs] ?? `${rate.windowMs / 1000}s`}` : '';
 
 async function loadKeys() {
   $('keys-error').textContent = '';
@@ -383,6 +389,23 @@ async function loadKeys() {
           await guarded(() => api(`/v1/admin/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' }));
           await loadKeys();
         });
+        const setRate = el('button', 'Set rate');
+        setRate.type = 'button';
+        setRate.disabled = Boolean(key.revokedAt);
+        setRate.setAttribute('aria-label', `Set the rate of key ${key.id}`);
+        setRate.addEventListener('click', async () => {
+          const rate = prompt(`Rate for key ${key.id} (e.g. 60/min; empty removes it)`, formatRate(key.rate));
+          if (rate === null) return;
+          await guarded(() =>
+            api(`/v1/admin/keys/${encodeURIComponent(key.id)}`, {
+              method: 'PATCH',
+              body: { rate: rate.trim() === '' ? null : rate.trim() },
+            }),
+          );
+          await loadKeys();
+        });
+        const actions = document.createElement('span');
+        actions.append(setRate, ' ', revoke);
         return row([
           key.id,
           key.agent,
@@ -391,7 +414,7 @@ async function loadKeys() {
           key.createdAt,
           key.revokedAt ?? '',
           key.note ?? '',
-          revoke,
+          actions,
         ]);
       }),
   );
