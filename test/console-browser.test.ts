@@ -4,6 +4,7 @@
 // a key and see the revoked key refused, run the playground. Chromium may reach only the gateway on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumArgs, findChromium } from '../src/fetch/browser/chromium-launch.ts';
 import { createPeriscope, type Periscope } from '../src/index.ts';
@@ -18,6 +19,12 @@ const HOSTILE_TITLE = '<img src=x onerror="window.pwned=1"> Tides \u202Egnp.exe'
 const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace(/</g, '&lt;').replace(/"/g, '&quot;')}</title></head>
 <body><main><article><h1>Tide tables for Brest</h1><p>${'High tide is at 06:12 and again at 18:40. '.repeat(20)}</p>
 <p><a href="javascript:window.pwned=2">click me</a></p></article></main></body></html>`;
+
+/** With PERISCOPE_CONSOLE_SCREENSHOTS=1 the run saves each page to docs/console/ (the README shows them). */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.PERISCOPE_CONSOLE_SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: fileURLToPath(new URL(`../docs/console/${name}.png`, import.meta.url)) });
+}
 
 describe('operator console in the browser (real Chromium)', chromiumTestGate(), () => {
   let origin: TestServer;
@@ -113,6 +120,7 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     assert.equal(await page.locator('main img').count(), 0, 'no element was made from page text');
     assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+    await screenshot(page, 'calls');
   });
 
   test('links are made only from http(s) URLs, with rel=noopener noreferrer; bidi controls are made visible', async () => {
@@ -161,14 +169,23 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
       .and(page.locator('[disabled]'))
       .waitFor();
     assert.equal((await status({ authorization: `Bearer ${key}` })).status, 401);
+    await page.locator('#balances-body tr', { hasText: 'bob' }).getByRole('button').click();
+    await page.locator('#ledger-body tr').first().waitFor();
+    await page.evaluate(() => {
+      (document.getElementById('key-secret') as HTMLElement).hidden = true;
+    });
+    await screenshot(page, 'keys');
   });
 
   test('overview and providers pages render; the playground shows output, data and display', async () => {
     await page.getByRole('button', { name: 'Overview' }).click();
     await page.locator('#overview-tiles .tile').first().waitFor();
     assert.equal((await page.locator('#overview-chart svg rect').count()) > 0, true, 'the chart has bars');
+    assert.match(await page.locator('#overview-tiles').innerText(), /Calls today \(UTC\)\s+\d+/);
+    await screenshot(page, 'overview');
     await page.getByRole('button', { name: 'Providers' }).click();
     await page.locator('#providers-body tr').first().waitFor();
+    await screenshot(page, 'providers');
     await page.getByRole('button', { name: 'Playground' }).click();
     const playground = page.getByRole('region', { name: 'Playground' });
     await playground.getByLabel('Tool').selectOption('web_fetch');
@@ -178,6 +195,7 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     assert.match(await page.locator('#play-output').innerText(), /High tide is at 06:12/);
     assert.match(await page.locator('#play-data').innerText(), /onerror/);
     assert.match(await page.locator('#play-display').innerText(), /^fetch /);
+    await screenshot(page, 'playground');
     assert.equal(await page.locator('main img').count(), 0);
     assert.deepEqual(cspErrors, [], 'the console itself breaks none of its own Content-Security-Policy');
   });

@@ -275,7 +275,8 @@ async function loadOverview() {
     ['p95 ms', body.latencyMs.p95 ?? '–'],
     ['Cache hit rate', body.cacheHitRate === null ? '–' : `${Math.round(body.cacheHitRate * 100)} %`],
     ['Credits (1 h)', body.credits],
-    ['Calls today', body.today?.total?.calls ?? '–'],
+    ['Calls today (UTC)', body.today?.totals?.calls ?? '–'],
+    ['Credits today', body.today?.totals?.credits ?? '–'],
   ];
   $('overview-tiles').replaceChildren(
     ...tiles.map(([label, value]) => {
