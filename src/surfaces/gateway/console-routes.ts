@@ -28,6 +28,8 @@ const FILES: Record<string, { name: string; type: string }> = {
 
 /** Calls an event stream sends first (the newest), before the live ones. */
 const BACKLOG = 200;
+/** Bytes an event stream may have waiting for a slow reader before it is closed. */
+const MAX_UNSENT_BYTES = 1_048_576;
 /** A comment line this often keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
 
@@ -143,6 +145,11 @@ export function createConsole(context: {
     });
     response.flushHeaders();
     const send = (call: RecentCall) => {
+      // A reader that stopped reading is cut off rather than buffered for: it reconnects with Last-Event-ID.
+      if (response.writableLength > MAX_UNSENT_BYTES) {
+        response.destroy();
+        return;
+      }
       response.write(`id: ${call.id}\nevent: call\ndata: ${JSON.stringify(summary(call))}\n\n`);
     };
     response.write('retry: 2000\n\n');

@@ -82,7 +82,7 @@ export function createRecentCalls(options: RecentCallsOptions) {
         input: trimData(entry.input).value,
         result: {
           isError: result.isError,
-          output: output.slice(0, MAX_TEXT_CHARS),
+          output: cutCopy(output),
           data: trimmed.value,
           display: result.display ?? null,
           truncated: output.length > MAX_TEXT_CHARS || trimmed.cut,
@@ -124,13 +124,24 @@ export function createRecentCalls(options: RecentCallsOptions) {
 
 export type RecentCalls = ReturnType<typeof createRecentCalls>;
 
+/**
+ * The first `MAX_TEXT_CHARS` of a string, as a string of its own: V8's `slice` of a long string keeps the whole
+ * string alive behind it (a sliced string), which would let a few cut pages hold hundreds of MB.
+ */
+function cutCopy(text: string): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(MAX_TEXT_CHARS - 1)) ? MAX_TEXT_CHARS - 1 : MAX_TEXT_CHARS;
+  // Joined then sliced: the join is flattened into a new string, and the slice keeps only that.
+  return `${text.slice(0, end)} `.slice(0, -1);
+}
+
 /** A shallow copy with long strings cut (one level into objects and arrays): bounds what one entry holds. */
 function trimData(value: unknown): { value: unknown; cut: boolean } {
   let cut = false;
   const trim = (item: unknown): unknown => {
     if (typeof item === 'string' && item.length > MAX_TEXT_CHARS) {
       cut = true;
-      return `${item.slice(0, MAX_TEXT_CHARS)}…`;
+      return `${cutCopy(item)}…`;
     }
     return item;
   };
