@@ -80,6 +80,31 @@ export const gatewaySchema = z
       .max(128)
       .default('default')
       .describe('The agent id calls run as when no API key exists (open loopback mode).'),
+    console: z
+      .strictObject({
+        enabled: z
+          .boolean()
+          .default(true)
+          .describe(
+            'Serve the operator console at `/console` (admin keys only; open loopback mode when no key exists). `false`: `/console` and its API answer 404 and no recent calls are kept.',
+          ),
+        recentCalls: z
+          .number()
+          .int()
+          .min(0)
+          .max(100_000)
+          .default(1000)
+          .describe(
+            "Recent tool calls kept in memory for the console's live tail and overview (a ring buffer; 0 keeps none).",
+          ),
+        recentCallsMaxAgeMs: positiveMs
+          .default(3_600_000)
+          .describe('Recent calls older than this are dropped from the ring buffer, in ms.'),
+      })
+      .prefault({})
+      .describe(
+        'The operator console (`/console`): whether it is served and how many recent calls it keeps.',
+      ),
   })
   .prefault({})
   .describe(

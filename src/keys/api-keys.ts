@@ -114,6 +114,29 @@ export async function listApiKeys(store: Store): Promise<ApiKeyRecord[]> {
  * start of its id (4 characters at least). Throws INVALID_INPUT when nothing or more than one key matches.
  */
 export async function revokeApiKey(store: Store, reference: string): Promise<ApiKeyRecord> {
+  const record = await findApiKey(store, reference);
+  if (record.revokedAt) return record;
+  const revoked: ApiKeyRecord = { ...record, revokedAt: new Date().toISOString() };
+  await store.set(recordKey(record.id), revoked);
+  return revoked;
+}
+
+/** Sets (or, with null, removes) a key's own rate limit; a revoked key is refused. Throws INVALID_INPUT. */
+export async function setApiKeyRate(
+  store: Store,
+  reference: string,
+  rate: RateSetting | null,
+): Promise<ApiKeyRecord> {
+  const record = await findApiKey(store, reference);
+  if (record.revokedAt) throw new PeriscopeError('INVALID_INPUT', `key ${record.id} is revoked`);
+  const { rate: _old, ...rest } = record;
+  const updated: ApiKeyRecord = rate ? { ...rest, rate } : rest;
+  await store.set(recordKey(record.id), updated);
+  return updated;
+}
+
+/** The one key a reference names (see `revokeApiKey`). Throws INVALID_INPUT. */
+async function findApiKey(store: Store, reference: string): Promise<ApiKeyRecord> {
   const wanted = idFromReference(reference.trim());
   const matches = (await listApiKeys(store)).filter((record) =>
     wanted.exact ? record.id === wanted.id : record.id.startsWith(wanted.id),
@@ -126,11 +149,7 @@ export async function revokeApiKey(store: Store, reference: string): Promise<Api
         : `'${reference}' matches ${matches.length} keys (${matches.map((record) => record.id).join(', ')}); give more of the id`,
     );
   }
-  const record = matches[0];
-  if (record.revokedAt) return record;
-  const revoked: ApiKeyRecord = { ...record, revokedAt: new Date().toISOString() };
-  await store.set(recordKey(record.id), revoked);
-  return revoked;
+  return matches[0];
 }
 
 function idFromReference(reference: string): { id: string; exact: boolean } {

@@ -14,6 +14,7 @@ import {
   parseRate,
   type RateSetting,
   revokeApiKey,
+  setApiKeyRate,
 } from './api-keys.ts';
 
 /** A key record as it is shown (`keys list`, `/v1/admin/keys`): everything but the hash. */
@@ -60,6 +61,8 @@ export interface KeyAccounts {
   list(): Promise<ApiKeyInfo[]>;
   /** Revokes a key named by its id, `psk_<id>`, the whole key or 4+ of its id's digits. Throws INVALID_INPUT. */
   revoke(reference: string): Promise<ApiKeyInfo>;
+  /** Sets a key's own rate (`60/min`), or removes it with null. Throws INVALID_INPUT. */
+  setRate(reference: string, rate: string | null): Promise<ApiKeyInfo>;
 }
 
 export const MAX_NOTE_CHARS = 200;
@@ -89,6 +92,10 @@ export function createKeyAccounts(store: { get(): Promise<Store> }, credits: Cre
     },
     async revoke(reference) {
       return withoutHash(await revokeApiKey(await store.get(), reference));
+    },
+    async setRate(reference, rate) {
+      const parsed = rate === null ? null : parseRate(String(rate));
+      return withoutHash(await setApiKeyRate(await store.get(), reference, parsed));
     },
   };
 }

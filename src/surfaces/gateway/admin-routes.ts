@@ -6,8 +6,9 @@ import type { Principal } from './auth.ts';
 import { GatewayError, readJsonBody, sendJson } from './http-io.ts';
 
 /**
- * `/v1/admin/keys` (GET list, POST create), `/v1/admin/keys/{id}` (DELETE revoke) and `/v1/admin/credits`
- * (POST `{ agent, amount, reason? }`: a grant), through the Periscope's key and credit operations. Admin keys only.
+ * `/v1/admin/keys` (GET list, POST create), `/v1/admin/keys/{id}` (DELETE revoke; PATCH `{ rate }`: set or, with null, remove its rate), `/v1/admin/credits` (GET every
+ * agent's balance; POST `{ agent, amount, reason? }`: a grant) and `/v1/admin/credits/{agent}` (GET its balance and
+ * ledger, newest `?limit=` entries, default 100), through the Periscope's key and credit operations. Admin keys only.
  */
 export async function handleAdmin(
   request: IncomingMessage,
@@ -56,17 +57,67 @@ export async function handleAdmin(
   }
   const keyRoute = /^\/v1\/admin\/keys\/([^/]+)$/.exec(path);
   if (keyRoute?.[1]) {
-    if (method !== 'DELETE') {
-      throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use DELETE to revoke a key', { allow: 'DELETE' });
-    }
     const reference = safeDecode(keyRoute[1]);
+    if (method === 'PATCH') {
+      const body = asObject(await readJsonBody(request, context.maxBodyBytes));
+      if (!('rate' in body) || (body.rate !== null && typeof body.rate !== 'string')) {
+        throw new GatewayError(
+          400,
+          'BAD_REQUEST',
+          'send { "rate": "60/min" }, or { "rate": null } to remove it',
+        );
+      }
+      const key = await invalidInputAs400(() =>
+        context.periscope.keys.setRate(reference, body.rate as string | null),
+      );
+      sendJson(response, 200, { key });
+      return;
+    }
+    if (method !== 'DELETE') {
+      throw new GatewayError(
+        405,
+        'METHOD_NOT_ALLOWED',
+        'use DELETE to revoke a key or PATCH to set its rate',
+        {
+          allow: 'DELETE, PATCH',
+        },
+      );
+    }
     const revoked = await invalidInputAs400(() => context.periscope.keys.revoke(reference), 404);
     sendJson(response, 200, { revoked });
     return;
   }
+  if (path === '/v1/admin/credits' && method === 'GET') {
+    sendJson(response, 200, { accounts: await context.periscope.credits.list() });
+    return;
+  }
+  const ledgerRoute = /^\/v1\/admin\/credits\/([^/]+)$/.exec(path);
+  if (ledgerRoute?.[1]) {
+    if (method !== 'GET') {
+      throw new GatewayError(405, 'METHOD_NOT_ALLOWED', "use GET to read an agent's ledger", {
+        allow: 'GET',
+      });
+    }
+    const reference = safeDecode(ledgerRoute[1]);
+    const result = await invalidInputAs400(async () => {
+      const agent = checkAgentId(reference);
+      const limit = Number(new URL(request.url ?? '/', 'http://gateway').searchParams.get('limit') ?? 100);
+      return {
+        agent,
+        balance: await context.periscope.credits.balance(agent),
+        ledger: await context.periscope.credits.ledger(agent, {
+          limit: Number.isSafeInteger(limit) && limit > 0 ? Math.min(limit, 1000) : 100,
+        }),
+      };
+    });
+    sendJson(response, 200, result);
+    return;
+  }
   if (path === '/v1/admin/credits') {
     if (method !== 'POST') {
-      throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use POST to grant credits', { allow: 'POST' });
+      throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use GET to list balances or POST to grant credits', {
+        allow: 'GET, POST',
+      });
     }
     const body = asObject(await readJsonBody(request, context.maxBodyBytes));
     const result = await invalidInputAs400(async () => {

@@ -9,6 +9,16 @@ export interface CallLimits {
   maxConcurrentCalls?: number;
   /** `gateway.maxQueuedCalls`. Default: no limit. */
   maxQueuedCalls?: number;
+  /** Told of every call that ran, at its end (the console's recent calls). Must be quick and never throw. */
+  onCall?: (call: {
+    tool: string;
+    surface: string;
+    agent: string | undefined;
+    session: string | undefined;
+    input: unknown;
+    result: ToolResult;
+    ms: number;
+  }) => void;
 }
 
 /**
@@ -116,7 +126,17 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
         const started = performance.now();
         try {
           const result = await tool.execute(input, options);
-          record(tool.name, surface, result, (performance.now() - started) / 1000);
+          const ms = performance.now() - started;
+          record(tool.name, surface, result, ms / 1000);
+          limits.onCall?.({
+            tool: tool.name,
+            surface,
+            agent: options?.agentId,
+            session: options?.sessionId,
+            input,
+            result,
+            ms,
+          });
           return result;
         } finally {
           settle();

@@ -9,6 +9,7 @@ import type { Store } from '../../store/store.ts';
 import type { Tool } from '../../tools/tool.ts';
 import { handleAdmin } from './admin-routes.ts';
 import { createAuthenticator, type Principal } from './auth.ts';
+import { createConsole } from './console-routes.ts';
 import { createGatewayMetrics } from './gateway-metrics.ts';
 import {
   checkHostAndOrigin,
@@ -19,6 +20,7 @@ import {
 } from './host-check.ts';
 import { GatewayError, readJsonBody, sendError, sendJson, sendText } from './http-io.ts';
 import { buildOpenApi } from './openapi.ts';
+import { createRecentCalls } from './recent-calls.ts';
 import { agentStatus } from './status-route.ts';
 
 /** A Node request handler for MCP Streamable HTTP, mounted at /mcp. */
@@ -61,6 +63,8 @@ export interface Gateway {
 }
 
 const SESSION_HEADER = 'periscope-session';
+const CONSOLE_API = '/v1/admin/console/';
+const CONSOLE_EVENTS = '/v1/admin/console/events';
 const TASK_URLS_HEADER = 'periscope-task-urls';
 /** URLs one Periscope-Task-Urls header may carry. */
 const MAX_TASK_URLS = 100;
@@ -68,10 +72,27 @@ const MAX_TASK_URLS = 100;
 export function createGateway(options: GatewayOptions): Gateway {
   const { periscope } = options;
   const config = options.config ?? periscope.config.gateway;
+  const consoleConfig = config.console ?? {
+    enabled: true,
+    recentCalls: 1000,
+    recentCallsMaxAgeMs: 3_600_000,
+  };
+  const recent = createRecentCalls({
+    capacity: consoleConfig.enabled ? consoleConfig.recentCalls : 0,
+    maxAgeMs: consoleConfig.recentCallsMaxAgeMs,
+  });
   const metrics = createGatewayMetrics({
     maxConcurrentCalls: config.maxConcurrentCalls,
     maxQueuedCalls: config.maxQueuedCalls,
+    ...(recent.capacity > 0 ? { onCall: recent.add } : {}),
   });
+  const operatorConsole = consoleConfig.enabled
+    ? createConsole({
+        periscope,
+        recent,
+        gauges: () => ({ inFlight: metrics.inFlight, queued: metrics.queued }),
+      })
+    : undefined;
   const restTools = new Map<string, Tool>(
     periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'rest')]),
   );
@@ -106,8 +127,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const route = routeName(path, restTools);
     response.on('finish', () => metrics.httpRequest(route, response.statusCode));
-    // Answers being written: shutdown waits for them to reach the socket. GET /mcp is an open-ended event stream.
-    if (!(route === '/mcp' && request.method === 'GET')) {
+    // Answers being written: shutdown waits for them to reach the socket. GET /mcp and the console's events are
+    // open-ended event streams.
+    if (!(route === '/mcp' && request.method === 'GET') && path !== CONSOLE_EVENTS) {
       answering += 1;
       response.once('close', () => {
         answering -= 1;
@@ -155,6 +177,20 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
       await enforceKeyRate(principals.get(request) as Principal, toolCallsIn(body?.message));
       await mcpHandler(request, response, body?.message);
+      return;
+    }
+    const consoleRoute = path === '/console' || path.startsWith('/console/') || path.startsWith(CONSOLE_API);
+    if (consoleRoute) {
+      if (!operatorConsole)
+        throw new GatewayError(404, 'NOT_FOUND', 'the console is off (gateway.console.enabled)');
+      // A browser surface: Host and Origin are checked whatever the key mode.
+      const refused = checkHostAndOrigin(policy, request.headers);
+      if (refused) throw new GatewayError(403, 'MISDIRECTED', refused);
+      if (!path.startsWith(CONSOLE_API)) {
+        operatorConsole.serveStatic(request, response, path);
+        return;
+      }
+      await operatorConsole.handleApi(request, response, path, await auth.authenticate(request));
       return;
     }
     // Open mode (no keys, loopback only) has no other defence against a rebinding page: check Host there too.
@@ -313,6 +349,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function drain(): Promise<{ drained: boolean; inFlightAtStart: number }> {
     const inFlightAtStart = metrics.inFlight;
     metrics.closeQueue(); // calls that never started are answered now, not after the running ones
+    operatorConsole?.closeStreams();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     let timer: NodeJS.Timeout | undefined;
@@ -425,7 +462,9 @@ function allow(method: string, expected: string): void {
 /** Route label for metrics: fixed names, never raw paths (bounded cardinality). */
 function routeName(path: string, tools: ReadonlyMap<string, unknown>): string {
   if (path.startsWith('/v1/tools/')) return tools.has(path.slice(10)) ? path : 'other';
+  if (path.startsWith(CONSOLE_API)) return '/v1/admin/console';
   if (path.startsWith('/v1/admin/')) return '/v1/admin';
+  if (path === '/console' || path.startsWith('/console/')) return '/console';
   if (path === '/mcp' || path.startsWith('/mcp/')) return '/mcp';
   return ['/v1/tools', '/v1/status', '/healthz', '/metrics', '/openapi.json'].includes(path) ? path : 'other';
 }

@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Periscope } from '../../index.ts';
+import type { Principal } from './auth.ts';
+import { GatewayError, sendJson } from './http-io.ts';
+import { type RecentCall, type RecentCalls, summarize } from './recent-calls.ts';
+
+/** What the console's pages may load: their own files, nothing inline, no frames, no forms, no plug-ins. */
+export const CONSOLE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'";
+
+const SECURITY_HEADERS = {
+  'content-security-policy': CONSOLE_CSP,
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+const FILES: Record<string, { name: string; type: string }> = {
+  '/console': { name: 'index.html', type: 'text/html; charset=utf-8' },
+  '/console/': { name: 'index.html', type: 'text/html; charset=utf-8' },
+  '/console/console.js': { name: 'console.js', type: 'text/javascript; charset=utf-8' },
+  '/console/console.css': { name: 'console.css', type: 'text/css; charset=utf-8' },
+};
+
+/** Calls an event stream sends first (the newest), before the live ones. */
+const BACKLOG = 200;
+/** Bytes an event stream may have waiting for a slow reader before it is closed. */
+const MAX_UNSENT_BYTES = 1_048_576;
+/** A comment line this often keeps proxies from closing an idle stream. */
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * The operator console: its static files under `/console` (no build step, no CDN) and its API under
+ * `/v1/admin/console/` — `events` (server-sent events: each recent call as it ends), `calls/{id}` (one call with
+ * its input and result as the model saw it) and `overview` (the last hour, in-flight and queued calls). The API
+ * needs an admin key, or open mode (no keys, loopback only); the gateway checks Host and Origin first.
+ */
+export function createConsole(context: {
+  periscope: Periscope;
+  recent: RecentCalls;
+  gauges: () => { inFlight: number; queued: number };
+}) {
+  const files = new Map<string, Buffer>();
+  const streams = new Set<ServerResponse>();
+
+  function file(name: string): Buffer {
+    let body = files.get(name);
+    if (!body) {
+      body = readFileSync(new URL(`./console/${name}`, import.meta.url));
+      files.set(name, body);
+    }
+    return body;
+  }
+
+  return {
+    isStatic: (path: string) => path in FILES,
+    /** GET a console file, with the console's Content-Security-Policy. */
+    serveStatic(request: IncomingMessage, response: ServerResponse, path: string): void {
+      const entry = FILES[path];
+      if (!entry) throw new GatewayError(404, 'NOT_FOUND', `no console file ${path}`);
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use GET here', { allow: 'GET, HEAD' });
+      }
+      const body = file(entry.name);
+      response.writeHead(200, {
+        'content-type': entry.type,
+        'content-length': String(body.length),
+        'cache-control': 'no-cache',
+        ...SECURITY_HEADERS,
+      });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    },
+    /** `/v1/admin/console/*`, for a principal the gateway has authenticated. */
+    async handleApi(
+      request: IncomingMessage,
+      response: ServerResponse,
+      path: string,
+      principal: Principal,
+    ): Promise<void> {
+      if (!principal.admin && principal.key) {
+        throw new GatewayError(
+          403,
+          'FORBIDDEN',
+          'the console needs an admin key (periscope keys create --admin)',
+        );
+      }
+      if (request.method !== 'GET') {
+        throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use GET here', { allow: 'GET' });
+      }
+      if (path === '/v1/admin/console/events') {
+        openStream(request, response);
+        return;
+      }
+      if (path === '/v1/admin/console/calls') {
+        sendJson(response, 200, { calls: context.recent.list().map(summary) }, SECURITY_HEADERS);
+        return;
+      }
+      const callRoute = /^\/v1\/admin\/console\/calls\/(\d{1,15})$/.exec(path);
+      if (callRoute?.[1]) {
+        const call = context.recent.get(Number(callRoute[1]));
+        if (!call) throw new GatewayError(404, 'NOT_FOUND', 'no such recent call (it may have aged out)');
+        sendJson(response, 200, call, SECURITY_HEADERS);
+        return;
+      }
+      if (path === '/v1/admin/console/overview') {
+        const gauges = context.gauges();
+        sendJson(
+          response,
+          200,
+          {
+            ...summarize(context.recent.list()),
+            inFlight: gauges.inFlight,
+            queued: gauges.queued,
+            recentCallsKept: context.recent.capacity,
+            today: await context.periscope.usage(),
+          },
+          SECURITY_HEADERS,
+        );
+        return;
+      }
+      throw new GatewayError(404, 'NOT_FOUND', `no console route ${path}`);
+    },
+    /** Shutdown: ends every open event stream. */
+    closeStreams(): void {
+      for (const stream of streams) stream.end();
+      streams.clear();
+    },
+    get openStreams() {
+      return streams.size;
+    },
+  };
+
+  function openStream(request: IncomingMessage, response: ServerResponse): void {
+    const lastId = Number(request.headers['last-event-id'] ?? 0);
+    const after = Number.isSafeInteger(lastId) && lastId > 0 ? lastId : 0;
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      ...SECURITY_HEADERS,
+    });
+    response.flushHeaders();
+    const send = (call: RecentCall) => {
+      // A reader that stopped reading is cut off rather than buffered for: it reconnects with Last-Event-ID.
+      if (response.writableLength > MAX_UNSENT_BYTES) {
+        response.destroy();
+        return;
+      }
+      response.write(`id: ${call.id}\nevent: call\ndata: ${JSON.stringify(summary(call))}\n\n`);
+    };
+    response.write('retry: 2000\n\n');
+    for (const call of context.recent.list(after).slice(-BACKLOG)) send(call);
+    const unsubscribe = context.recent.subscribe(send);
+    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    streams.add(response);
+    response.once('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(response);
+    });
+  }
+}
+
+export type Console = ReturnType<typeof createConsole>;
+
+/** A call without its input and result: what the tail shows and the event stream sends. */
+function summary(call: RecentCall): Omit<RecentCall, 'input' | 'result'> {
+  const { input: _input, result: _result, ...rest } = call;
+  return rest;
+}

@@ -1,0 +1,457 @@
+// The operator console over real sockets: its files and headers, who may open its API, the live tail (server-sent
+// events of calls made through the REST API), the bounded recent-calls store, and switching it off.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { GatewayConfig } from '../../config/gateway-schema.ts';
+import { createPeriscope, type Periscope } from '../../index.ts';
+import { createApiKey } from '../../keys/api-keys.ts';
+import { createMemoryStore } from '../../store/memory-store.ts';
+import type { Store } from '../../store/store.ts';
+import { httpCall } from '../../testing/http-call.ts';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
+import type { ToolResult } from '../../tools/tool-result.ts';
+import { CONSOLE_CSP } from './console-routes.ts';
+import { createGateway, type Gateway } from './gateway.ts';
+import { createRecentCalls, MAX_TEXT_CHARS, summarize } from './recent-calls.ts';
+
+const HOSTILE_TITLE = '<img src=x onerror=alert(1)> \u202Egnp.exe';
+const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace('<', '&lt;')}</title></head><body><main><article>
+<h1>Tide tables for Brest</h1><p>${'High tide is at 06:12 and again at 18:40. '.repeat(20)}</p>
+<p><a href="javascript:alert(1)">click</a></p></article></main></body></html>`;
+
+let origin: TestServer;
+before(async () => {
+  origin = await startTestServer({
+    'GET /page': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
+  });
+});
+after(() => origin.close());
+
+interface Running {
+  url: string;
+  gateway: Gateway;
+  periscope: Periscope;
+  store: Store;
+  close(): Promise<void>;
+}
+
+async function startGateway(
+  gateway: Partial<GatewayConfig> = {},
+  seed: (store: Store) => Promise<void> = async () => {},
+): Promise<Running> {
+  const store = createMemoryStore();
+  await seed(store);
+  const periscope = createPeriscope(
+    {
+      network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+      cache: { enabled: false },
+      gateway: { port: 0, ...gateway },
+    },
+    { store },
+  );
+  const server = createGateway({ periscope, version: '0.0.0-test' });
+  const { url } = await server.listen();
+  return {
+    url,
+    gateway: server,
+    periscope,
+    store,
+    close: async () => {
+      await server.close();
+      await periscope.close();
+      await store.close();
+    },
+  };
+}
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+const fetchPage = (url: string, key: string, path = '/page') =>
+  httpCall(`${url}/v1/tools/web_fetch`, {
+    headers: { ...bearer(key), 'periscope-session': 'turn-1' },
+    body: JSON.stringify({ url: `${origin.url}${path}` }),
+  });
+
+/** Reads a streamed body as text, chunk by chunk. */
+function textReader(response: Response): { read(): Promise<{ value: string; done: boolean }> } {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  return {
+    async read() {
+      const { value, done } = await reader.read();
+      return { value: value ? decoder.decode(value, { stream: true }) : '', done };
+    },
+  };
+}
+
+describe('console with keys', () => {
+  let running: Running;
+  let admin: string;
+  let alice: string;
+  before(async () => {
+    running = await startGateway({}, async (store) => {
+      admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+      alice = (await createApiKey(store, { agent: 'alice' })).key;
+    });
+  });
+  after(() => running.close());
+
+  test('its files are served with a strict CSP, no framing, nosniff; the page has no inline script or style', async () => {
+    for (const [path, type] of [
+      ['/console', 'text/html'],
+      ['/console/', 'text/html'],
+      ['/console/console.js', 'text/javascript'],
+      ['/console/console.css', 'text/css'],
+    ] as const) {
+      const response = await httpCall(`${running.url}${path}`);
+      assert.equal(response.status, 200, path);
+      assert.match(String(response.headers['content-type']), new RegExp(`^${type}`));
+      assert.equal(response.headers['content-security-policy'], CONSOLE_CSP);
+      assert.match(CONSOLE_CSP, /script-src 'self';/);
+      assert.match(CONSOLE_CSP, /frame-ancestors 'none'/);
+      assert.equal(response.headers['x-frame-options'], 'DENY');
+      assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    }
+    const html = (await httpCall(`${running.url}/console`)).text;
+    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/i, 'every script is a file');
+    assert.doesNotMatch(html, /\son[a-z]+\s*=/i, 'no inline event handlers');
+    assert.doesNotMatch(html, /\sstyle\s*=|<style/i, 'no inline styles');
+    assert.doesNotMatch(html, /https?:\/\//i, 'nothing from another origin');
+    const script = (await httpCall(`${running.url}/console/console.js`)).text;
+    assert.doesNotMatch(script, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+    assert.equal((await httpCall(`${running.url}/console/nothing.js`)).status, 404);
+  });
+
+  test('a page from another Host or Origin is refused (DNS rebinding), even for the static files', async () => {
+    const port = new URL(running.url).port;
+    const refused = await httpCall(`${running.url}/console`, { headers: { host: `evil.example:${port}` } });
+    assert.equal(refused.status, 403);
+    const crossOrigin = await httpCall(`${running.url}/v1/admin/console/overview`, {
+      headers: { ...bearer(admin), origin: 'http://evil.example' },
+    });
+    assert.equal(crossOrigin.status, 403);
+  });
+
+  test('its API needs an admin key: none → 401, an agent key → 403, an admin key → 200', async () => {
+    for (const path of ['overview', 'calls', 'events']) {
+      const url = `${running.url}/v1/admin/console/${path}`;
+      assert.equal((await httpCall(url)).status, 401, path);
+      assert.equal((await httpCall(url, { headers: bearer(alice) })).status, 403, path);
+    }
+    const overview = await httpCall(`${running.url}/v1/admin/console/overview`, { headers: bearer(admin) });
+    assert.equal(overview.status, 200);
+    assert.equal(overview.headers['content-security-policy'], CONSOLE_CSP);
+    const body = overview.json as { inFlight: number; queued: number; perMinute: unknown[] };
+    assert.equal(body.inFlight, 0);
+    assert.equal(body.perMinute.length, 60);
+  });
+
+  test('the live tail: a REST call is pushed over server-sent events, and its input and result can be read', async () => {
+    const abort = new AbortController();
+    const stream = await fetch(`${running.url}/v1/admin/console/events`, {
+      headers: { authorization: `Bearer ${admin}` },
+      signal: abort.signal,
+    });
+    assert.equal(stream.status, 200);
+    assert.match(String(stream.headers.get('content-type')), /^text\/event-stream/);
+    assert.equal(stream.headers.get('content-security-policy'), CONSOLE_CSP);
+    const reader = textReader(stream);
+    const called = await fetchPage(running.url, alice);
+    assert.equal(called.status, 200);
+    let text = '';
+    const deadline = Date.now() + 5000;
+    while (!/event: call\ndata: .*"agent":"alice"/.test(text) && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    abort.abort();
+    const line = /event: call\ndata: (.*)\n/.exec(text)?.[1];
+    assert.ok(line, `no call event in ${text.slice(0, 300)}`);
+    const event = JSON.parse(line) as Record<string, unknown>;
+    assert.equal(event.tool, 'web_fetch');
+    assert.equal(event.agent, 'alice');
+    assert.equal(event.session, 'alice/turn-1');
+    assert.equal(event.outcome, 'ok');
+    assert.equal(event.surface, 'rest');
+    assert.equal(typeof event.ms, 'number');
+    assert.equal(event.input, undefined, 'the stream carries summaries only');
+
+    const detail = await httpCall(`${running.url}/v1/admin/console/calls/${event.id}`, {
+      headers: bearer(admin),
+    });
+    assert.equal(detail.status, 200);
+    const call = detail.json as {
+      input: { url: string };
+      result: { output: string; data: { title?: string } };
+    };
+    assert.equal(call.input.url, `${origin.url}/page`);
+    assert.equal(call.result.output, (called.json as ToolResult).output, 'the output as the model saw it');
+    assert.match(
+      JSON.stringify(call.result.data),
+      /onerror/,
+      'hostile text is kept as data, to be shown as text',
+    );
+    assert.equal(
+      (await httpCall(`${running.url}/v1/admin/console/calls/999999`, { headers: bearer(admin) })).status,
+      404,
+    );
+  });
+
+  test('an event stream sent Last-Event-ID resumes after that call', async () => {
+    await fetchPage(running.url, alice);
+    const list = (await httpCall(`${running.url}/v1/admin/console/calls`, { headers: bearer(admin) }))
+      .json as {
+      calls: Array<{ id: number }>;
+    };
+    const last = list.calls.at(-1)?.id ?? 0;
+    assert.ok(last >= 2);
+    const abort = new AbortController();
+    const stream = await fetch(`${running.url}/v1/admin/console/events`, {
+      headers: { authorization: `Bearer ${admin}`, 'last-event-id': String(last - 1) },
+      signal: abort.signal,
+    });
+    const reader = textReader(stream);
+    let text = '';
+    while (!text.includes(`id: ${last}\n`)) text += (await reader.read()).value ?? '';
+    abort.abort();
+    const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    assert.deepEqual(ids, [last], 'only the calls after Last-Event-ID');
+  });
+
+  test('credits: GET /v1/admin/credits lists balances, /v1/admin/credits/{agent} its ledger (admin only)', async () => {
+    await httpCall(`${running.url}/v1/admin/credits`, {
+      headers: bearer(admin),
+      body: JSON.stringify({ agent: 'alice', amount: 7, reason: 'trial' }),
+    });
+    assert.equal((await httpCall(`${running.url}/v1/admin/credits`, { headers: bearer(alice) })).status, 403);
+    const list = await httpCall(`${running.url}/v1/admin/credits`, { headers: bearer(admin) });
+    assert.equal(list.status, 200);
+    assert.deepEqual(
+      (list.json as { accounts: Array<{ agent: string; balance: number }> }).accounts.find(
+        (a) => a.agent === 'alice',
+      ),
+      { agent: 'alice', balance: 7 },
+    );
+    const ledger = await httpCall(`${running.url}/v1/admin/credits/alice`, { headers: bearer(admin) });
+    assert.equal(ledger.status, 200);
+    const body = ledger.json as { balance: number; ledger: Array<{ delta: number; reason: string }> };
+    assert.equal(body.balance, 7);
+    assert.deepEqual(
+      body.ledger.map((entry) => [entry.delta, entry.reason]),
+      [[7, 'trial']],
+    );
+    assert.equal(
+      (await httpCall(`${running.url}/v1/admin/credits/bad%20id`, { headers: bearer(admin) })).status,
+      400,
+    );
+    assert.equal(
+      (await httpCall(`${running.url}/v1/admin/credits/alice`, { method: 'DELETE', headers: bearer(admin) }))
+        .status,
+      405,
+    );
+  });
+});
+
+test("PATCH /v1/admin/keys/{id} sets a key's rate (held at once) and removes it with null; admin only", async () => {
+  let admin = '';
+  let bob = '';
+  let bobId = '';
+  const running = await startGateway({}, async (store) => {
+    admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+    const created = await createApiKey(store, { agent: 'bob' });
+    bob = created.key;
+    bobId = created.record.id;
+  });
+  try {
+    const patch = (key: string, body: unknown, id = bobId) =>
+      httpCall(`${running.url}/v1/admin/keys/${id}`, {
+        method: 'PATCH',
+        headers: bearer(key),
+        body: JSON.stringify(body),
+      });
+    assert.equal((await patch(bob, { rate: '1/min' })).status, 403);
+    assert.equal((await patch(admin, { rate: 'often' })).status, 400);
+    assert.equal((await patch(admin, {})).status, 400);
+    assert.equal((await patch(admin, { rate: '1/min' }, 'ffffffffffff')).status, 400);
+    const set = await patch(admin, { rate: '1/min' });
+    assert.equal(set.status, 200);
+    assert.deepEqual((set.json as { key: { rate: unknown } }).key.rate, { limit: 1, windowMs: 60_000 });
+    assert.equal((await fetchPage(running.url, bob)).status, 200);
+    assert.equal((await fetchPage(running.url, bob)).status, 429, 'the new rate holds at once');
+    const removed = await patch(admin, { rate: null });
+    assert.equal((removed.json as { key: { rate?: unknown } }).key.rate, undefined);
+    assert.equal((await fetchPage(running.url, bob)).status, 200);
+    await httpCall(`${running.url}/v1/admin/keys/${bobId}`, { method: 'DELETE', headers: bearer(admin) });
+    assert.equal((await patch(admin, { rate: '5/s' })).status, 400, 'a revoked key is not changed');
+  } finally {
+    await running.close();
+  }
+});
+
+test('open mode (no keys, loopback): the console API answers without a key', async () => {
+  const running = await startGateway();
+  try {
+    const overview = await httpCall(`${running.url}/v1/admin/console/overview`);
+    assert.equal(overview.status, 200);
+  } finally {
+    await running.close();
+  }
+});
+
+test('gateway.console.recentCalls bounds what is kept: the newest N calls', async () => {
+  let admin = '';
+  const running = await startGateway(
+    { console: { enabled: true, recentCalls: 3, recentCallsMaxAgeMs: 60_000 } },
+    async (store) => {
+      admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+    },
+  );
+  try {
+    for (let index = 0; index < 5; index += 1)
+      assert.equal((await fetchPage(running.url, admin)).status, 200);
+    const list = await httpCall(`${running.url}/v1/admin/console/calls`, { headers: bearer(admin) });
+    assert.deepEqual(
+      (list.json as { calls: Array<{ id: number }> }).calls.map((call) => call.id),
+      [3, 4, 5],
+    );
+  } finally {
+    await running.close();
+  }
+});
+
+test('gateway.console.enabled false: /console and its API are 404, and the gateway keeps no calls', async () => {
+  let admin = '';
+  const running = await startGateway(
+    { console: { enabled: false, recentCalls: 1000, recentCallsMaxAgeMs: 60_000 } },
+    async (store) => {
+      admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+    },
+  );
+  try {
+    assert.equal((await fetchPage(running.url, admin)).status, 200);
+    for (const path of [
+      '/console',
+      '/console/console.js',
+      '/v1/admin/console/events',
+      '/v1/admin/console/calls',
+    ]) {
+      assert.equal((await httpCall(`${running.url}${path}`, { headers: bearer(admin) })).status, 404, path);
+    }
+    // the other admin routes are unaffected
+    assert.equal((await httpCall(`${running.url}/v1/admin/keys`, { headers: bearer(admin) })).status, 200);
+  } finally {
+    await running.close();
+  }
+});
+
+test('shutdown ends open console event streams instead of waiting for them', async () => {
+  const running = await startGateway();
+  const stream = await fetch(`${running.url}/v1/admin/console/events`);
+  assert.equal(stream.status, 200);
+  const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+  const started = performance.now();
+  const { drained } = await running.gateway.close();
+  assert.equal(drained, true);
+  assert.ok(performance.now() - started < 5000);
+  let done = false;
+  while (!done) done = (await reader.read()).done;
+  await running.periscope.close();
+  await running.store.close();
+});
+
+describe('the recent-calls ring buffer', () => {
+  const result = (output: string, extra: Record<string, unknown> = {}): ToolResult => ({
+    isError: false,
+    output,
+    data: { title: 't', ...extra },
+    display: 'line',
+  });
+  const entry = (output = 'x', extra: Record<string, unknown> = {}) => ({
+    tool: 'web_fetch',
+    surface: 'rest',
+    agent: 'a',
+    session: undefined,
+    input: { url: 'http://127.0.0.1/' },
+    result: result(output, extra),
+    ms: 12.4,
+  });
+
+  test('keeps at most its capacity, forgets calls past maxAgeMs, cuts long text', () => {
+    let now = 1_000_000;
+    const recent = createRecentCalls({ capacity: 4, maxAgeMs: 10_000, now: () => now });
+    for (let index = 0; index < 10; index += 1) {
+      recent.add(entry());
+      now += 1000;
+    }
+    assert.deepEqual(
+      recent.list().map((call) => call.id),
+      [7, 8, 9, 10],
+    );
+    now += 7_500; // the oldest two are now older than 10 s
+    assert.deepEqual(
+      recent.list().map((call) => call.id),
+      [9, 10],
+    );
+    recent.add(
+      entry('y'.repeat(MAX_TEXT_CHARS * 3), { content: 'z'.repeat(MAX_TEXT_CHARS * 2), creditsSpent: 2 }),
+    );
+    const last = recent.list().at(-1);
+    assert.equal(last?.result.output.length, MAX_TEXT_CHARS);
+    assert.equal((last?.result.data as { content: string }).content.length, MAX_TEXT_CHARS + 1);
+    assert.equal(last?.result.truncated, true);
+    assert.equal(last?.credits, 2);
+    assert.equal(last?.ms, 12);
+  });
+
+  test('capacity 0 keeps nothing and tells no one; a throwing listener never fails a call', () => {
+    const none = createRecentCalls({ capacity: 0, maxAgeMs: 10_000 });
+    let told = 0;
+    none.subscribe(() => told++);
+    none.add(entry());
+    assert.deepEqual(none.list(), []);
+    assert.equal(told, 0);
+    const some = createRecentCalls({ capacity: 2, maxAgeMs: 10_000 });
+    some.subscribe(() => {
+      throw new Error('broken stream');
+    });
+    some.add(entry());
+    assert.equal(some.list().length, 1);
+  });
+
+  test('summarize: calls per minute, errors by code, p50/p95, cache hit rate and credits of the last hour', () => {
+    let now = 10_000_000;
+    const recent = createRecentCalls({ capacity: 100, maxAgeMs: 7_200_000, now: () => now });
+    for (let ms = 1; ms <= 20; ms += 1) {
+      recent.add({ ...entry('ok', { cached: ms % 4 === 0, creditsSpent: 1 }), ms: ms * 10 });
+    }
+    recent.add({
+      ...entry(),
+      result: { isError: true, output: 'no', data: { error: { code: 'TIMEOUT', message: 'slow' } } },
+      ms: 5,
+    });
+    now += 90_000;
+    const summary = summarize(recent.list(), now);
+    assert.equal(summary.calls, 21);
+    assert.deepEqual(summary.errorsByCode, { TIMEOUT: 1 });
+    assert.equal(summary.latencyMs.p50, 100);
+    assert.equal(summary.latencyMs.p95, 190, 'nearest rank: the 20th of 21');
+    assert.equal(summary.cacheHitRate, 5 / 21);
+    assert.equal(summary.credits, 20);
+    assert.equal(
+      summary.perMinute.reduce((sum, minute) => sum + minute.calls, 0),
+      21,
+    );
+    assert.equal(summary.perMinute[58]?.calls, 21, 'ninety seconds ago is the minute before last');
+    assert.equal(summarize(recent.list(), now + 3_700_000).calls, 0, 'older than an hour: not counted');
+  });
+});
+
+test('the console files are small: under 150 KB uncompressed for the first load', () => {
+  let bytes = 0;
+  for (const name of ['index.html', 'console.js', 'console.css']) {
+    bytes += readFileSync(new URL(`./console/${name}`, import.meta.url)).length;
+  }
+  assert.ok(bytes < 150_000, `${bytes} bytes`);
+});

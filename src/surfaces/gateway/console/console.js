@@ -1,0 +1,547 @@
+// The Periscope operator console. Plain ES module, no build step, no dependencies. Everything that came from a page,
+// a provider or a caller is put in the DOM with textContent (never parsed as HTML); links are made only for http(s) URLs.
+const KEY_STORAGE = 'periscope.console.key';
+const MAX_ROWS = 500;
+const $ = (id) => document.getElementById(id);
+
+let adminKey = sessionStorage.getItem(KEY_STORAGE) ?? '';
+let tailAbort;
+const calls = [];
+
+// ---------- rendering helpers (text only) ----------
+
+/** Bidi controls (RLO, LRI, …) shown as visible marks, so a hostile title cannot reorder what is around it. */
+export function visible(text) {
+  return String(text ?? '').replace(
+    /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase()}⟩`,
+  );
+}
+
+function el(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = visible(text);
+  if (className) node.className = className;
+  return node;
+}
+
+function row(cells) {
+  const tr = document.createElement('tr');
+  for (const cell of cells) {
+    if (cell instanceof Node) {
+      const td = document.createElement('td');
+      td.append(cell);
+      tr.append(td);
+    } else tr.append(el('td', cell));
+  }
+  return tr;
+}
+
+/** A link only for an absolute http(s) URL; anything else (javascript:, data:, …) stays text. */
+export function safeLink(url) {
+  let parsed;
+  try {
+    parsed = new URL(String(url));
+  } catch {
+    return el('span', url);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return el('span', url);
+  const a = el('a', parsed.href);
+  a.href = parsed.href;
+  a.rel = 'noopener noreferrer';
+  a.target = '_blank';
+  return a;
+}
+
+const pretty = (value) => visible(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+
+// ---------- API ----------
+
+async function api(path, options = {}) {
+  const headers = { ...(options.body ? { 'content-type': 'application/json' } : {}) };
+  if (adminKey) headers.authorization = `Bearer ${adminKey}`;
+  const response = await fetch(path, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body ? JSON.stringify(options.body) : undefined,
+    cache: 'no-store',
+    credentials: 'omit',
+    signal: options.signal,
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok && !options.keepError) {
+    throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
+  }
+  return { status: response.status, body };
+}
+
+// ---------- sign in ----------
+
+async function signIn(key) {
+  adminKey = key;
+  try {
+    await api('/v1/admin/console/overview');
+  } catch (error) {
+    adminKey = '';
+    sessionStorage.removeItem(KEY_STORAGE);
+    return error.message;
+  }
+  if (key) sessionStorage.setItem(KEY_STORAGE, key);
+  $('login').hidden = true;
+  $('tabs').hidden = false;
+  show('calls');
+  startTail();
+  return undefined;
+}
+
+$('login-button').addEventListener('click', async () => {
+  const key = $('login-key').value.trim();
+  $('login-key').value = '';
+  const failed = await signIn(key);
+  $('login-error').textContent = failed ? visible(failed) : '';
+});
+$('login-key').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter') $('login-button').click();
+});
+$('logout').addEventListener('click', () => {
+  sessionStorage.removeItem(KEY_STORAGE);
+  adminKey = '';
+  tailAbort?.abort();
+  location.reload();
+});
+
+// ---------- pages ----------
+
+const loaders = {
+  overview: loadOverview,
+  providers: loadProviders,
+  keys: loadKeys,
+  playground: loadPlayground,
+};
+
+let refresher;
+
+function show(page) {
+  clearInterval(refresher);
+  if (page === 'overview') refresher = setInterval(() => loadOverview().catch(() => {}), 5000);
+  for (const button of document.querySelectorAll('#tabs [data-page]')) {
+    if (button.dataset.page === page) button.setAttribute('aria-current', 'page');
+    else button.removeAttribute('aria-current');
+  }
+  for (const section of document.querySelectorAll('.page')) section.hidden = section.id !== `page-${page}`;
+  loaders[page]?.().catch((error) => report(page, error));
+}
+
+function report(page, error) {
+  const target = page === 'keys' ? $('keys-error') : $('play-status');
+  if (target) target.textContent = visible(error.message);
+}
+
+for (const button of document.querySelectorAll('#tabs [data-page]')) {
+  button.addEventListener('click', () => show(button.dataset.page));
+}
+
+// ---------- calls: live tail over fetch() streaming (EventSource cannot send the key in a header) ----------
+
+async function startTail() {
+  tailAbort?.abort();
+  tailAbort = new AbortController();
+  const { signal } = tailAbort;
+  let lastId = calls.at(-1)?.id ?? 0;
+  while (!signal.aborted) {
+    try {
+      const headers = { accept: 'text/event-stream' };
+      if (adminKey) headers.authorization = `Bearer ${adminKey}`;
+      if (lastId) headers['last-event-id'] = String(lastId);
+      const response = await fetch('/v1/admin/console/events', {
+        headers,
+        signal,
+        cache: 'no-store',
+        credentials: 'omit',
+      });
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      $('tail-state').textContent = '(live)';
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end = buffer.indexOf('\n\n');
+        while (end !== -1) {
+          const event = parseEvent(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (event.type === 'call' && event.data) {
+            const call = JSON.parse(event.data);
+            lastId = call.id;
+            addCall(call);
+          }
+          end = buffer.indexOf('\n\n');
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      $('tail-state').textContent = `(reconnecting: ${visible(error.message)})`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
+function parseEvent(block) {
+  const event = { type: 'message', data: '' };
+  for (const line of block.split('\n')) {
+    if (line.startsWith('event:')) event.type = line.slice(6).trim();
+    else if (line.startsWith('data:')) event.data += line.slice(5).trimStart();
+  }
+  return event;
+}
+
+function matches(call) {
+  const agent = $('filter-agent').value.trim();
+  const tool = $('filter-tool').value.trim();
+  const outcome = $('filter-outcome').value.trim();
+  return (
+    (!agent || call.agent.includes(agent)) &&
+    (!tool || call.tool.includes(tool)) &&
+    (!outcome || call.outcome.toLowerCase() === outcome.toLowerCase())
+  );
+}
+
+function callRow(call) {
+  const tr = row([
+    new Date(call.time).toLocaleTimeString(),
+    call.agent,
+    call.session ?? '',
+    call.tool,
+    call.display,
+    call.outcome,
+    String(call.ms),
+    String(call.credits),
+  ]);
+  tr.className = call.outcome === 'ok' ? 'ok' : 'failed';
+  tr.tabIndex = 0;
+  tr.dataset.id = String(call.id);
+  tr.addEventListener('click', () => openCall(call.id));
+  tr.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') openCall(call.id);
+  });
+  return tr;
+}
+
+function addCall(call) {
+  calls.push(call);
+  if (calls.length > MAX_ROWS) calls.shift();
+  if (!matches(call)) return;
+  const body = $('calls-body');
+  body.prepend(callRow(call));
+  while (body.rows.length > MAX_ROWS) body.deleteRow(-1);
+}
+
+function redrawCalls() {
+  const body = $('calls-body');
+  body.replaceChildren(...calls.filter(matches).reverse().map(callRow));
+}
+for (const id of ['filter-agent', 'filter-tool', 'filter-outcome'])
+  $(id).addEventListener('input', redrawCalls);
+
+async function openCall(id) {
+  const { body } = await api(`/v1/admin/console/calls/${id}`);
+  $('call-detail').hidden = false;
+  $('call-detail-id').textContent = `#${body.id} ${visible(body.tool)} (${visible(body.outcome)})`;
+  $('call-input').textContent = pretty(body.input);
+  $('call-output').textContent = visible(body.result.output) + (body.result.truncated ? '\n[… cut]' : '');
+  $('call-data').textContent = pretty(body.result.data);
+  const links = $('call-links');
+  links.replaceChildren();
+  const results = body.result.data?.results;
+  if (Array.isArray(results)) {
+    for (const item of results.slice(0, 50)) {
+      const li = el('li', `${item?.title ?? ''} — `);
+      li.append(safeLink(item?.url ?? ''));
+      links.append(li);
+    }
+  }
+}
+
+// ---------- overview ----------
+
+async function loadOverview() {
+  const { body } = await api('/v1/admin/console/overview');
+  const tiles = [
+    ['Calls (1 h)', body.calls],
+    ['In flight', body.inFlight],
+    ['Queued', body.queued],
+    ['p50 ms', body.latencyMs.p50 ?? '–'],
+    ['p95 ms', body.latencyMs.p95 ?? '–'],
+    ['Cache hit rate', body.cacheHitRate === null ? '–' : `${Math.round(body.cacheHitRate * 100)} %`],
+    ['Credits (1 h)', body.credits],
+    ['Calls today (UTC)', body.today?.totals?.calls ?? '–'],
+    ['Credits today', body.today?.totals?.credits ?? '–'],
+  ];
+  $('overview-tiles').replaceChildren(
+    ...tiles.map(([label, value]) => {
+      const tile = el('div', undefined, 'tile');
+      tile.append(el('span', label, 'label'), el('strong', String(value)));
+      return tile;
+    }),
+  );
+  $('overview-chart').replaceChildren(barChart(body.perMinute));
+  $('overview-errors').replaceChildren(
+    ...Object.entries(body.errorsByCode).map(([code, count]) => row([code, String(count)])),
+  );
+}
+
+/** A hand-written SVG bar chart (no chart library): calls per minute, errors stacked in red. */
+function barChart(perMinute) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const width = 600;
+  const height = 120;
+  const max = Math.max(1, ...perMinute.map((m) => m.calls));
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height + 14}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', `Calls per minute over the last hour, peak ${max}`);
+  const barWidth = width / perMinute.length;
+  perMinute.forEach((minute, index) => {
+    for (const [value, className] of [
+      [minute.calls, 'bar'],
+      [minute.errors, 'bar-error'],
+    ]) {
+      if (!value) continue;
+      const h = (value / max) * height;
+      const rect = document.createElementNS(ns, 'rect');
+      rect.setAttribute('x', String(index * barWidth + 1));
+      rect.setAttribute('y', String(height - h));
+      rect.setAttribute('width', String(Math.max(1, barWidth - 2)));
+      rect.setAttribute('height', String(h));
+      rect.setAttribute('class', className);
+      const title = document.createElementNS(ns, 'title');
+      title.textContent = `${60 - index} min ago: ${minute.calls} calls, ${minute.errors} errors, ${minute.credits} credits`;
+      rect.append(title);
+      svg.append(rect);
+    }
+  });
+  for (const [x, label, anchor] of [
+    [0, '−60 min', 'start'],
+    [width, 'now', 'end'],
+  ]) {
+    const text = document.createElementNS(ns, 'text');
+    text.setAttribute('x', String(x));
+    text.setAttribute('y', String(height + 12));
+    text.setAttribute('text-anchor', anchor);
+    text.textContent = label;
+    svg.append(text);
+  }
+  return svg;
+}
+
+// ---------- providers ----------
+
+async function loadProviders() {
+  const { body } = await api('/v1/status');
+  const providers = (body.providers ?? []).filter((p) => p.inChain || p.inImageChain);
+  providers.sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
+  $('providers-body').replaceChildren(
+    ...providers.map((p) => {
+      const quota = p.quota ?? p.health?.quota;
+      const tr = row([
+        p.position ? String(p.position) : '',
+        p.id,
+        [p.inChain ? 'web' : '', p.inImageChain ? 'images' : ''].filter(Boolean).join(', '),
+        p.credentials,
+        p.enabled ? (p.configured ? p.health.state : 'not configured') : 'off',
+        p.health.coolingUntil ?? '',
+        String(p.health.consecutiveFailures),
+        p.health.lastError ? `${p.health.lastError.code}: ${p.health.lastError.message}` : '',
+        quota
+          ? [quota.remaining, quota.limit].filter((n) => n !== undefined).join(' / ') +
+            (quota.note ? ` ${quota.note}` : '')
+          : '',
+      ]);
+      tr.className = p.health.state === 'ok' ? 'ok' : 'failed';
+      return tr;
+    }),
+  );
+}
+
+// ---------- keys and credits ----------
+
+const UNITS = { 1000: 's', 60000: 'min', 3600000: 'hour', 86400000: 'day' };
+const formatRate = (rate) =>
+  rate ? `${rate.limit}/${UNITS[rate.windowMs] ?? `${rate.windowMs / 1000}s`}` : '';
+
+async function loadKeys() {
+  $('keys-error').textContent = '';
+  const [{ body: keys }, { body: credits }] = await Promise.all([
+    api('/v1/admin/keys'),
+    api('/v1/admin/credits'),
+  ]);
+  $('keys-body').replaceChildren(
+    ...keys.keys
+      .slice()
+      .reverse()
+      .map((key) => {
+        const revoke = el('button', 'Revoke');
+        revoke.type = 'button';
+        revoke.disabled = Boolean(key.revokedAt);
+        revoke.setAttribute('aria-label', `Revoke key ${key.id}`);
+        revoke.addEventListener('click', async () => {
+          if (!confirm(`Revoke key ${key.id} of ${key.agent}?`)) return;
+          await guarded(() => api(`/v1/admin/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' }));
+          await loadKeys();
+        });
+        const setRate = el('button', 'Set rate');
+        setRate.type = 'button';
+        setRate.disabled = Boolean(key.revokedAt);
+        setRate.setAttribute('aria-label', `Set the rate of key ${key.id}`);
+        setRate.addEventListener('click', async () => {
+          const rate = prompt(`Rate for key ${key.id} (e.g. 60/min; empty removes it)`, formatRate(key.rate));
+          if (rate === null) return;
+          await guarded(() =>
+            api(`/v1/admin/keys/${encodeURIComponent(key.id)}`, {
+              method: 'PATCH',
+              body: { rate: rate.trim() === '' ? null : rate.trim() },
+            }),
+          );
+          await loadKeys();
+        });
+        const actions = document.createElement('span');
+        actions.append(setRate, ' ', revoke);
+        return row([
+          key.id,
+          key.agent,
+          key.admin ? 'yes' : '',
+          formatRate(key.rate),
+          key.createdAt,
+          key.revokedAt ?? '',
+          key.note ?? '',
+          actions,
+        ]);
+      }),
+  );
+  $('balances-body').replaceChildren(
+    ...credits.accounts.map((account) => {
+      const open = el('button', 'Ledger');
+      open.type = 'button';
+      open.setAttribute('aria-label', `Ledger of ${account.agent}`);
+      open.addEventListener('click', () => guarded(() => loadLedger(account.agent)));
+      return row([account.agent, String(account.balance), open]);
+    }),
+  );
+}
+
+async function loadLedger(agent) {
+  const { body } = await api(`/v1/admin/credits/${encodeURIComponent(agent)}`);
+  $('ledger').hidden = false;
+  $('ledger-agent').textContent = `${visible(body.agent)} (balance ${body.balance})`;
+  $('ledger-body').replaceChildren(
+    ...body.ledger
+      .slice()
+      .reverse()
+      .map((entry) =>
+        row([
+          entry.at,
+          String(entry.delta),
+          String(entry.balanceAfter),
+          entry.tool ? `${entry.reason} (${entry.tool})` : entry.reason,
+        ]),
+      ),
+  );
+}
+
+async function guarded(run) {
+  try {
+    $('keys-error').textContent = '';
+    return await run();
+  } catch (error) {
+    $('keys-error').textContent = visible(error.message);
+    return undefined;
+  }
+}
+
+$('key-create').addEventListener('click', () =>
+  guarded(async () => {
+    const credits = $('key-credits').value.trim();
+    const rate = $('key-rate').value.trim();
+    const note = $('key-note').value.trim();
+    const { body } = await api('/v1/admin/keys', {
+      method: 'POST',
+      body: {
+        agent: $('key-agent').value.trim(),
+        admin: $('key-admin').checked,
+        ...(credits ? { credits: Number(credits) } : {}),
+        ...(rate ? { rate } : {}),
+        ...(note ? { note } : {}),
+      },
+    });
+    const secret = $('key-secret');
+    secret.hidden = false;
+    secret.textContent = `New key for ${visible(body.record.agent)} (shown once, copy it now): ${body.key}`;
+    await loadKeys();
+  }),
+);
+
+$('grant-button').addEventListener('click', () =>
+  guarded(async () => {
+    const agent = $('grant-agent').value.trim();
+    const reason = $('grant-reason').value.trim();
+    await api('/v1/admin/credits', {
+      method: 'POST',
+      body: { agent, amount: Number($('grant-amount').value), ...(reason ? { reason } : {}) },
+    });
+    await loadKeys();
+    await loadLedger(agent);
+  }),
+);
+
+// ---------- playground ----------
+
+const EXAMPLES = {
+  web_search: { query: 'example' },
+  web_fetch: { url: 'https://example.com/' },
+  image_search: { query: 'example' },
+};
+
+async function loadPlayground() {
+  const select = $('play-tool');
+  if (select.options.length > 0) return;
+  const { body } = await api('/v1/tools');
+  for (const tool of body.tools) {
+    const option = el('option', tool.name);
+    option.value = tool.name;
+    select.append(option);
+  }
+}
+
+$('play-tool').addEventListener('change', () => {
+  const example = EXAMPLES[$('play-tool').value];
+  if (example) $('play-input').value = JSON.stringify(example);
+});
+
+$('play-run').addEventListener('click', async () => {
+  let input;
+  try {
+    input = JSON.parse($('play-input').value);
+  } catch (error) {
+    $('play-status').textContent = `The input is not JSON: ${error.message}`;
+    return;
+  }
+  $('play-status').textContent = 'Running…';
+  const started = performance.now();
+  const { status, body } = await api(`/v1/tools/${encodeURIComponent($('play-tool').value)}`, {
+    method: 'POST',
+    body: input,
+    keepError: true,
+  }).catch((error) => ({ status: 0, body: { error: { message: error.message } } }));
+  $('play-status').textContent =
+    `HTTP ${status}, ${Math.round(performance.now() - started)} ms${body.isError ? ' (error result)' : ''}`;
+  $('play-output').textContent = visible(body.output ?? body.error?.message ?? '');
+  $('play-data').textContent = pretty(body.data ?? null);
+  $('play-display').textContent = visible(body.display ?? '');
+});
+
+// ---------- start: the stored key, or open mode (no keys on a loopback gateway) ----------
+
+signIn(adminKey).then((failed) => {
+  if (failed) $('login-key').focus();
+});

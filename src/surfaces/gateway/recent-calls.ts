@@ -1,0 +1,196 @@
+import type { ToolResult } from '../../tools/tool-result.ts';
+
+/** One tool call as the console shows it: who, what, how it ended, and what the model saw (trimmed). */
+export interface RecentCall {
+  /** Increasing from 1 for the life of the gateway. */
+  id: number;
+  /** When the call ended, Unix ms. */
+  time: number;
+  agent: string;
+  session: string | null;
+  tool: string;
+  /** `rest` or `mcp`. */
+  surface: string;
+  /** The result's one line for people. */
+  display: string;
+  /** `ok`, or the error result's code. */
+  outcome: string;
+  ms: number;
+  credits: number;
+  cached: boolean;
+  input: unknown;
+  /** What the model read, cut at `MAX_TEXT_CHARS`, and the result's data with long strings cut likewise. */
+  result: { isError: boolean; output: string; data: unknown; display: string | null; truncated: boolean };
+}
+
+export interface RecentCallsOptions {
+  /** Calls kept at most (a ring buffer); 0 keeps none. */
+  capacity: number;
+  /** Calls older than this are dropped. */
+  maxAgeMs: number;
+  now?: () => number;
+}
+
+/** Longest string kept from a result (its `output`, and each string in its data, one level deep). */
+export const MAX_TEXT_CHARS = 16_384;
+
+/**
+ * The console's recent calls: a fixed-size ring buffer in memory, written once per call at its end (no I/O, no
+ * copying beyond cutting long strings), read by the console's tail, snapshot and overview. Listeners (the
+ * console's event streams) are told of each call as it is added.
+ */
+export function createRecentCalls(options: RecentCallsOptions) {
+  const { capacity, maxAgeMs } = options;
+  const now = options.now ?? Date.now;
+  const ring: Array<RecentCall | undefined> = new Array(capacity);
+  let next = 0;
+  let lastId = 0;
+  const listeners = new Set<(call: RecentCall) => void>();
+
+  return {
+    capacity,
+    /** Records a finished call; a no-op when the capacity is 0. */
+    add(entry: {
+      tool: string;
+      surface: string;
+      agent: string | undefined;
+      session: string | undefined;
+      input: unknown;
+      result: ToolResult;
+      ms: number;
+    }): void {
+      if (capacity === 0) return;
+      const { result } = entry;
+      const data = result.data as
+        | { cached?: unknown; creditsSpent?: unknown; error?: { code?: unknown } }
+        | undefined;
+      const output = typeof result.output === 'string' ? result.output : '';
+      const trimmed = trimData(result.data);
+      lastId += 1;
+      const call: RecentCall = {
+        id: lastId,
+        time: now(),
+        agent: entry.agent ?? 'default',
+        session: entry.session ?? null,
+        tool: entry.tool,
+        surface: entry.surface,
+        display: result.display ?? '',
+        outcome: result.isError ? String(data?.error?.code ?? 'UNKNOWN') : 'ok',
+        ms: Math.round(entry.ms),
+        credits: typeof data?.creditsSpent === 'number' ? data.creditsSpent : 0,
+        cached: data?.cached === true,
+        input: trimData(entry.input).value,
+        result: {
+          isError: result.isError,
+          output: cutCopy(output),
+          data: trimmed.value,
+          display: result.display ?? null,
+          truncated: output.length > MAX_TEXT_CHARS || trimmed.cut,
+        },
+      };
+      ring[next] = call;
+      next = (next + 1) % capacity;
+      for (const listener of listeners) {
+        try {
+          listener(call);
+        } catch {
+          // a broken stream never fails a call
+        }
+      }
+    },
+    /** The calls still within `maxAgeMs`, oldest first; `after`: only those with a larger id. */
+    list(after = 0): RecentCall[] {
+      const cutoff = now() - maxAgeMs;
+      const calls: RecentCall[] = [];
+      for (let index = 0; index < capacity; index += 1) {
+        const call = ring[(next + index) % capacity];
+        if (call && call.time >= cutoff && call.id > after) calls.push(call);
+      }
+      return calls;
+    },
+    get(id: number): RecentCall | undefined {
+      return this.list().find((call) => call.id === id);
+    },
+    /** Called with each new call until the returned function is called. */
+    subscribe(listener: (call: RecentCall) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get listeners() {
+      return listeners.size;
+    },
+  };
+}
+
+export type RecentCalls = ReturnType<typeof createRecentCalls>;
+
+/**
+ * The first `MAX_TEXT_CHARS` of a string, as a string of its own: V8's `slice` of a long string keeps the whole
+ * string alive behind it (a sliced string), which would let a few cut pages hold hundreds of MB.
+ */
+function cutCopy(text: string): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(MAX_TEXT_CHARS - 1)) ? MAX_TEXT_CHARS - 1 : MAX_TEXT_CHARS;
+  // Joined then sliced: the join is flattened into a new string, and the slice keeps only that.
+  return `${text.slice(0, end)} `.slice(0, -1);
+}
+
+/** A shallow copy with long strings cut (one level into objects and arrays): bounds what one entry holds. */
+function trimData(value: unknown): { value: unknown; cut: boolean } {
+  let cut = false;
+  const trim = (item: unknown): unknown => {
+    if (typeof item === 'string' && item.length > MAX_TEXT_CHARS) {
+      cut = true;
+      return `${cutCopy(item)}…`;
+    }
+    return item;
+  };
+  if (typeof value === 'string') return { value: trim(value), cut };
+  if (Array.isArray(value)) return { value: value.slice(0, 200).map(trim), cut: cut || value.length > 200 };
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[key] = trim(item);
+    return { value: copy, cut };
+  }
+  return { value, cut };
+}
+
+/** The overview the console charts: the last hour of recent calls, by minute, with errors, latency and credits. */
+export function summarize(calls: readonly RecentCall[], nowMs: number = Date.now()) {
+  const minutes = 60;
+  const start = nowMs - minutes * 60_000;
+  const perMinute = Array.from({ length: minutes }, () => ({ calls: 0, errors: 0, credits: 0 }));
+  const errorsByCode: Record<string, number> = {};
+  const latencies: number[] = [];
+  let cacheHits = 0;
+  let credits = 0;
+  let count = 0;
+  for (const call of calls) {
+    if (call.time < start) continue;
+    count += 1;
+    const bucket = perMinute[Math.min(minutes - 1, Math.floor((call.time - start) / 60_000))];
+    if (bucket) {
+      bucket.calls += 1;
+      bucket.credits += call.credits;
+      if (call.outcome !== 'ok') bucket.errors += 1;
+    }
+    if (call.outcome !== 'ok') errorsByCode[call.outcome] = (errorsByCode[call.outcome] ?? 0) + 1;
+    latencies.push(call.ms);
+    if (call.cached) cacheHits += 1;
+    credits += call.credits;
+  }
+  latencies.sort((a, b) => a - b);
+  const quantile = (q: number) =>
+    latencies.length === 0
+      ? null
+      : (latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? null);
+  return {
+    windowMinutes: minutes,
+    calls: count,
+    perMinute,
+    errorsByCode,
+    latencyMs: { p50: quantile(0.5), p95: quantile(0.95) },
+    cacheHitRate: count === 0 ? null : cacheHits / count,
+    credits,
+  };
+}

@@ -1,0 +1,202 @@
+// The operator console as a person uses it, in real Chromium (playwright-core, the browser back-end's binary): sign
+// in with an admin key, see a call made through the REST API appear in the live tail, open it and find a hostile
+// page title shown as text (no element made from it, no script run, bidi overrides made visible), create and revoke
+// a key and see the revoked key refused, run the playground. Chromium may reach only the gateway on 127.0.0.1.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumArgs, findChromium } from '../src/fetch/browser/chromium-launch.ts';
+import { createPeriscope, type Periscope } from '../src/index.ts';
+import { createApiKey } from '../src/keys/api-keys.ts';
+import { createMemoryStore } from '../src/store/memory-store.ts';
+import { createGateway, type Gateway } from '../src/surfaces/gateway/gateway.ts';
+import { chromiumTestGate } from '../src/testing/chromium.ts';
+import { httpCall } from '../src/testing/http-call.ts';
+import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+
+const HOSTILE_TITLE = '<img src=x onerror="window.pwned=1"> Tides \u202Egnp.exe';
+const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace(/</g, '&lt;').replace(/"/g, '&quot;')}</title></head>
+<body><main><article><h1>Tide tables for Brest</h1><p>${'High tide is at 06:12 and again at 18:40. '.repeat(20)}</p>
+<p><a href="javascript:window.pwned=2">click me</a></p></article></main></body></html>`;
+
+/** With PERISCOPE_CONSOLE_SCREENSHOTS=1 the run saves each page to docs/console/ (the README shows them). */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.PERISCOPE_CONSOLE_SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: fileURLToPath(new URL(`../docs/console/${name}.png`, import.meta.url)) });
+}
+
+describe('operator console in the browser (real Chromium)', chromiumTestGate(), () => {
+  let origin: TestServer;
+  let periscope: Periscope;
+  let gateway: Gateway;
+  let url = '';
+  let admin = '';
+  let alice = '';
+  let browser: Browser;
+  let page: Page;
+  const cspErrors: string[] = [];
+
+  before(async () => {
+    origin = await startTestServer({
+      'GET /hostile': (_request, response) =>
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
+    });
+    const store = createMemoryStore();
+    admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+    alice = (await createApiKey(store, { agent: 'alice' })).key;
+    periscope = createPeriscope(
+      { network: { allowPrivateNetwork: ['127.0.0.1/32'] }, cache: { enabled: false }, gateway: { port: 0 } },
+      { store },
+    );
+    gateway = createGateway({ periscope, version: '0.0.0-test' });
+    url = (await gateway.listen()).url;
+    const { chromium } = await import('playwright-core');
+    // The browser back-end's closed-network flags; only the gateway's loopback address is reachable.
+    const args = chromiumArgs(9).filter((arg) => !arg.startsWith('--proxy-bypass-list'));
+    browser = await chromium.launch({
+      executablePath: findChromium(null, process.env) as string,
+      headless: true,
+      chromiumSandbox: false,
+      args: [...args, '--proxy-bypass-list=127.0.0.1'],
+    });
+    const context = await browser.newContext();
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(`${url}/`) ? route.continue() : route.abort(),
+    );
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await gateway?.close();
+    await periscope?.close();
+    await origin?.close();
+  });
+
+  test('a wrong key is refused; an admin key opens the console and is kept in session storage only', async () => {
+    await page.goto(`${url}/console`);
+    await page.getByLabel('Admin key').fill(alice);
+    await page.getByRole('button', { name: 'Open the console' }).click();
+    await page
+      .locator('#login-error')
+      .filter({ hasText: /admin key/ })
+      .waitFor();
+    await page.getByLabel('Admin key').fill(admin);
+    await page.getByRole('button', { name: 'Open the console' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('periscope.console.key')), admin);
+    assert.equal(await page.evaluate(() => localStorage.length), 0);
+    assert.equal(await page.evaluate(() => document.cookie), '');
+    assert.ok(!page.url().includes(admin));
+  });
+
+  test('a REST call appears in the live tail within a second; its hostile title is shown as text', async () => {
+    await page.locator('#tail-state').filter({ hasText: 'live' }).waitFor();
+    const called = await httpCall(`${url}/v1/tools/web_fetch`, {
+      headers: {
+        authorization: `Bearer ${alice}`,
+        'content-type': 'application/json',
+        'periscope-session': 's1',
+      },
+      body: JSON.stringify({ url: `${origin.url}/hostile` }),
+    });
+    assert.equal(called.status, 200);
+    const answered = Date.now();
+    const row = page.locator('#calls-body tr', { hasText: 'alice' }).first();
+    await row.waitFor({ timeout: 3000 });
+    const seenAfterMs = Date.now() - answered;
+    assert.ok(seenAfterMs < 1000, `in the tail ${seenAfterMs} ms after the REST answer`);
+    assert.match(await row.innerText(), /web_fetch/);
+    assert.match(await row.innerText(), /\bok\b/);
+    await row.click();
+    const data = page.locator('#call-data');
+    await data.filter({ hasText: 'onerror' }).waitFor();
+    const text = await data.innerText();
+    assert.match(text, /<img src=x onerror=/, 'the title is text');
+    assert.ok(!text.includes('\u202E'), 'no right-to-left override reaches the page');
+    assert.equal(await page.locator('main img').count(), 0, 'no element was made from page text');
+    assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+    await screenshot(page, 'calls');
+  });
+
+  test('links are made only from http(s) URLs, with rel=noopener noreferrer; bidi controls are made visible', async () => {
+    const { made, shown } = await page.evaluate(async () => {
+      const module = (await import('/console/console.js' as string)) as {
+        safeLink(url: string): HTMLElement;
+        visible(text: string): string;
+      };
+      return {
+        made: ['javascript:alert(1)', 'data:text/html,x', 'https://example.com/a'].map((link) => {
+          const node = module.safeLink(link);
+          return { tag: node.tagName, rel: node.getAttribute('rel'), href: node.getAttribute('href') };
+        }),
+        shown: module.visible('Tides \u202Egnp.exe \u2067x\u2069'),
+      };
+    });
+    assert.equal(shown, 'Tides ⟨U+202E⟩gnp.exe ⟨U+2067⟩x⟨U+2069⟩');
+    assert.deepEqual(made, [
+      { tag: 'SPAN', rel: null, href: null },
+      { tag: 'SPAN', rel: null, href: null },
+      { tag: 'A', rel: 'noopener noreferrer', href: 'https://example.com/a' },
+    ]);
+  });
+
+  test('keys: create one (its secret shown once), set its rate, revoke it, and the API refuses it', async () => {
+    await page.getByRole('button', { name: 'Keys and credits' }).click();
+    const create = page.getByRole('group', { name: 'Create a key' });
+    await create.getByLabel('Agent').fill('bob');
+    await create.getByLabel('Credits').fill('5');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const secret = page.locator('#key-secret');
+    await secret.filter({ hasText: 'psk_' }).waitFor();
+    const key = /(psk_\S+)/.exec(await secret.innerText())?.[1] ?? '';
+    const status = (headers: Record<string, string>) => httpCall(`${url}/v1/status`, { headers });
+    assert.equal((await status({ authorization: `Bearer ${key}` })).status, 200);
+    const row = page.locator('#keys-body tr', { hasText: 'bob' });
+    await row.waitFor();
+    await page.locator('#balances-body tr', { hasText: 'bob' }).filter({ hasText: '5' }).waitFor();
+    page.once('dialog', (dialog) => dialog.accept('2/min'));
+    await row.getByRole('button', { name: /Set the rate/ }).click();
+    await page.locator('#keys-body tr', { hasText: 'bob' }).filter({ hasText: '2/min' }).waitFor();
+    page.once('dialog', (dialog) => dialog.accept());
+    await row.getByRole('button', { name: /Revoke key/ }).click();
+    await row
+      .getByRole('button', { name: /Revoke key/ })
+      .and(page.locator('[disabled]'))
+      .waitFor();
+    assert.equal((await status({ authorization: `Bearer ${key}` })).status, 401);
+    await page.locator('#balances-body tr', { hasText: 'bob' }).getByRole('button').click();
+    await page.locator('#ledger-body tr').first().waitFor();
+    await page.evaluate(() => {
+      (document.getElementById('key-secret') as HTMLElement).hidden = true;
+    });
+    await screenshot(page, 'keys');
+  });
+
+  test('overview and providers pages render; the playground shows output, data and display', async () => {
+    await page.getByRole('button', { name: 'Overview' }).click();
+    await page.locator('#overview-tiles .tile').first().waitFor();
+    assert.equal((await page.locator('#overview-chart svg rect').count()) > 0, true, 'the chart has bars');
+    assert.match(await page.locator('#overview-tiles').innerText(), /Calls today \(UTC\)\s+\d+/);
+    await screenshot(page, 'overview');
+    await page.getByRole('button', { name: 'Providers' }).click();
+    await page.locator('#providers-body tr').first().waitFor();
+    await screenshot(page, 'providers');
+    await page.getByRole('button', { name: 'Playground' }).click();
+    const playground = page.getByRole('region', { name: 'Playground' });
+    await playground.getByLabel('Tool').selectOption('web_fetch');
+    await playground.getByLabel('Input (JSON)').fill(JSON.stringify({ url: `${origin.url}/hostile` }));
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('#play-status').filter({ hasText: 'HTTP 200' }).waitFor();
+    assert.match(await page.locator('#play-output').innerText(), /High tide is at 06:12/);
+    assert.match(await page.locator('#play-data').innerText(), /onerror/);
+    assert.match(await page.locator('#play-display').innerText(), /^fetch /);
+    await screenshot(page, 'playground');
+    assert.equal(await page.locator('main img').count(), 0);
+    assert.deepEqual(cspErrors, [], 'the console itself breaks none of its own Content-Security-Policy');
+  });
+});
