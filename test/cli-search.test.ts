@@ -367,7 +367,10 @@ test('search --topic, --after, --before, --safe and --offset reach the provider 
     { freshness: '2025-01-01to2025-03-31', safesearch: 'strict', offset: '1', count: '5' },
   );
   // The date range shows the day and publication line where the result has them; this one has neither.
-  assert.match(result.stdout, /^Results for: tide\n\n<<<untrusted_web_content id="[0-9a-f]+" source="brave">>>\n1\. Tide tables\n   https:\/\/tides\.example\/brest\n   High tide/);
+  assert.match(
+    result.stdout,
+    /^Results for: tide\n\n<<<untrusted_web_content id="[0-9a-f]+" source="brave">>>\n1\. Tide tables\n {3}https:\/\/tides\.example\/brest\n {3}High tide/,
+  );
   const news = await run(['search', 'tide', '--topic', 'news', '--json'], { BRAVE_API_KEY: 'k' });
   assert.equal(news.code, 0, news.stderr);
   assert.equal(server.calls.at(-1)?.url.pathname, '/brave/res/v1/news/search');

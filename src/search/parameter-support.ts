@@ -4,18 +4,12 @@
 import { errorFromProvider, type PeriscopeError } from '../errors.ts';
 import { isUnsupported } from './parameter-table.ts';
 import { freshnessDays, unsupported } from './provider-results.ts';
-import type { Freshness, SafeSearch, SearchProvider, SearchTopic } from './types.ts';
+import type { Freshness, SearchProvider, SearchRequest } from './types.ts';
 
 /** The parameters the chain reads from a request (web search has them all; image search only `safeSearch`). */
-export interface ParameterRequest {
-  topic?: SearchTopic | undefined;
-  after?: string | undefined;
-  before?: string | undefined;
-  keepUndated?: boolean | undefined;
-  safeSearch?: SafeSearch | undefined;
-  offset?: number | undefined;
-  freshness?: Freshness | undefined;
-}
+export type ParameterRequest = Partial<
+  Pick<SearchRequest, 'topic' | 'after' | 'before' | 'keepUndated' | 'safeSearch' | 'offset' | 'freshness'>
+>;
 
 const DAY_MS = 86_400_000;
 const WINDOWS: readonly Freshness[] = ['day', 'week', 'month', 'year'];

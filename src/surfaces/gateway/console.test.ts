@@ -398,11 +398,12 @@ describe('the recent-calls ring buffer', () => {
       entry('y'.repeat(MAX_TEXT_CHARS * 3), { content: 'z'.repeat(MAX_TEXT_CHARS * 2), creditsSpent: 2 }),
     );
     const last = recent.list().at(-1);
-    assert.equal(last?.result.output.length, MAX_TEXT_CHARS);
-    assert.equal((last?.result.data as { content: string }).content.length, MAX_TEXT_CHARS + 1);
-    assert.equal(last?.result.truncated, true);
-    assert.equal(last?.credits, 2);
-    assert.equal(last?.ms, 12);
+    assert.ok(last);
+    assert.equal(last.result.output.length, MAX_TEXT_CHARS);
+    assert.equal((last.result.data as { content: string }).content.length, MAX_TEXT_CHARS + 1);
+    assert.equal(last.result.truncated, true);
+    assert.equal(last.credits, 2);
+    assert.equal(last.ms, 12);
   });
 
   test('capacity 0 keeps nothing and tells no one; a throwing listener never fails a call', () => {

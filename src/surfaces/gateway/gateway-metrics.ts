@@ -3,6 +3,7 @@ import type { Tool } from '../../tools/tool.ts';
 import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
 import { createCallLimiter, type RefusalReason, refusalReason } from './call-limiter.ts';
 import { LATENCY_BUCKETS_SECONDS, MetricsRegistry } from './metrics.ts';
+import type { FinishedCall } from './recent-calls.ts';
 
 export interface CallLimits {
   /** `gateway.maxConcurrentCalls`. Default: no limit. */
@@ -10,15 +11,7 @@ export interface CallLimits {
   /** `gateway.maxQueuedCalls`. Default: no limit. */
   maxQueuedCalls?: number;
   /** Told of every call that ran, at its end (the console's recent calls). Must be quick and never throw. */
-  onCall?: (call: {
-    tool: string;
-    surface: string;
-    agent: string | undefined;
-    session: string | undefined;
-    input: unknown;
-    result: ToolResult;
-    ms: number;
-  }) => void;
+  onCall?: (call: FinishedCall) => void;
 }
 
 /**

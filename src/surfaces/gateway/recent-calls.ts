@@ -1,5 +1,16 @@
 import type { ToolResult } from '../../tools/tool-result.ts';
 
+/** A call that ran, as the gateway's metrics wrapper reports it at its end (`onCall`). */
+export interface FinishedCall {
+  tool: string;
+  surface: string;
+  agent: string | undefined;
+  session: string | undefined;
+  input: unknown;
+  result: ToolResult;
+  ms: number;
+}
+
 /** One tool call as the console shows it: who, what, how it ended, and what the model saw (trimmed). */
 export interface RecentCall {
   /** Increasing from 1 for the life of the gateway. */
@@ -50,15 +61,7 @@ export function createRecentCalls(options: RecentCallsOptions) {
   return {
     capacity,
     /** Records a finished call; a no-op when the capacity is 0. */
-    add(entry: {
-      tool: string;
-      surface: string;
-      agent: string | undefined;
-      session: string | undefined;
-      input: unknown;
-      result: ToolResult;
-      ms: number;
-    }): void {
+    add(entry: FinishedCall): void {
       if (capacity === 0) return;
       const { result } = entry;
       const data = result.data as
