@@ -1,11 +1,13 @@
-// The two development sets in ../shared/corpus/ and their metrics, shared by bench/extract.bench.ts and
+// The three development sets in ../shared/corpus/ and their metrics, shared by bench/extract.bench.ts and
 // test/extraction-floor.test.ts.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 export const CORPUS_ROOT = new URL('../../shared/corpus/', import.meta.url).pathname;
 export const TRAFILATURA_DEV = join(CORPUS_ROOT, 'trafilatura-dev');
 export const READABILITY_SET = join(CORPUS_ROOT, 'readability');
+export const WCXB_DEV = join(CORPUS_ROOT, 'wcxb-dev');
 /** The URL Readability's own tests parse every page with. */
 export const READABILITY_PAGE_URL = 'http://fakehost/test/page.html';
 
@@ -97,6 +99,64 @@ export function snippetScore(perPage: SnippetCounts[]): SnippetScore {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// wcxb-dev: the development split of WCXB (the Web Content Extraction Benchmark), main-content ground
+// truth by page type (its README), scored with the ScrapingHub metric below (compareShingles, shingleScore)
+
+export const WCXB_PAGE_TYPES = [
+  'article',
+  'documentation',
+  'service',
+  'forum',
+  'listing',
+  'collection',
+  'product',
+] as const;
+export type WcxbPageType = (typeof WCXB_PAGE_TYPES)[number];
+
+export interface WcxbPage {
+  /** The page's id, four digits or more ("0001"): its file is html/<id>.html.gz. */
+  id: string;
+  url: string;
+  pageType: WcxbPageType;
+  /** The main content as plain text: headings on their own lines, paragraphs split by blank lines. */
+  truth: string;
+  directory: string;
+}
+
+/**
+ * The halves everyone uses: rules are tuned looking only at pages with an even numeric id, and checked on
+ * the odd ones.
+ */
+export type WcxbHalf = 'tune' | 'check';
+export const wcxbHalf = (id: string): WcxbHalf => (Number(id) % 2 === 0 ? 'tune' : 'check');
+
+/** The pages with their truth and type, sorted by id; their bytes are read one at a time (`readWcxbBody`). */
+export function loadWcxbDev(directory = WCXB_DEV): WcxbPage[] {
+  const truth = JSON.parse(readFileSync(join(directory, 'ground-truth.json'), 'utf8')) as Record<
+    string,
+    { articleBody: string; url: string }
+  >;
+  const meta = JSON.parse(readFileSync(join(directory, 'meta.json'), 'utf8')) as Record<
+    string,
+    { pageType: WcxbPageType }
+  >;
+  return Object.keys(truth)
+    .sort()
+    .map((id) => ({
+      id,
+      url: truth[id]?.url ?? '',
+      pageType: meta[id]?.pageType ?? 'article',
+      truth: truth[id]?.articleBody ?? '',
+      directory,
+    }));
+}
+
+/** The page as crawled (gunzipped; the charset is the page's own). */
+export function readWcxbBody(page: Pick<WcxbPage, 'id' | 'directory'>): Uint8Array {
+  return gunzipSync(readFileSync(join(page.directory, 'html', `${page.id}.html.gz`)));
+}
+
+// ---------------------------------------------------------------------------------------------------
 // readability: Readability.js's own output and metadata, compared by word shingles (ScrapingHub metric)
 
 export interface ReadabilityPage {
@@ -164,7 +224,13 @@ export interface ShingleCounts {
   fn: number;
 }
 
-/** Shingle multisets of output and truth compared: tp = Σ min, fp and fn the excess on each side. */
+/**
+ * The ScrapingHub article-extraction metric for one page (its `string_shingle_matching`): both texts cut
+ * into tokens (`tokenize`), every run of 4 consecutive tokens a shingle (a text of 1–3 tokens is one
+ * shingle), and the shingle multisets compared: tp = Σ min, fp and fn the excess on each side. Used for
+ * wcxb-dev (against its truth) and for the readability set (against Readability.js's output). Scores
+ * plain text: give it Markdown and link targets and markup characters count as words.
+ */
 export function compareShingles(output: string, truth: string): ShingleCounts {
   const got = shingles(output);
   const want = shingles(truth);
