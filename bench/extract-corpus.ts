@@ -288,3 +288,146 @@ export function sameMetadata(got: string | undefined, expected: string | null | 
   const fold = (value: string | null | undefined) => (value ?? '').replace(/\s+/g, ' ').trim();
   return fold(got) === fold(expected);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Fidelity: is each paragraph of the truth in the output whole, with a hole in it, or not at all?
+
+/** Paragraphs shorter than this (in words) are not judged: headings, bylines, captions, list labels. */
+export const FIDELITY_MIN_WORDS = 12;
+/** How many words make a paragraph's start, and its end. */
+const EDGE_WORDS = 4;
+
+export type Fidelity = 'exact' | 'holed' | 'missing';
+export type FidelityCounts = Record<Fidelity, number>;
+
+/**
+ * The words fidelity compares: the text NFKC-normalised (ligatures, full-width forms), soft hyphens and
+ * zero-width characters dropped, then cut into tokens as the shingle metric does (`tokenize`: runs of
+ * letters, digits and `_`, each CJK character its own), lower-cased. So whitespace, case and punctuation
+ * never decide a match (curly and straight apostrophes, dashes, "1,000"), words do.
+ */
+export function fidelityWords(text: string): string[] {
+  const plain = text.normalize('NFKC').replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '');
+  return tokenize(plain).map((token) => token.toLowerCase());
+}
+
+/** A text's paragraphs: split on blank lines (the form of wcxb-dev's truth and of `htmlText`). */
+export function paragraphsOf(text: string): string[] {
+  return text
+    .split(/\n[^\S\n]*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== '');
+}
+
+/**
+ * One output, indexed to judge truth paragraphs against it. A paragraph of `FIDELITY_MIN_WORDS` words or
+ * more (as `fidelityWords` counts them) is
+ *   exact    when its words occur in the output contiguously, in order; or in order with other words
+ *            inserted between them but none missing (a footnote mark, an inline ad): no word was lost;
+ *   holed    when its first 4 words and its last 4 words both occur, the end after the start and within
+ *            twice the paragraph's length plus 20 words of it, but some words between are missing (the
+ *            paragraph is not a subsequence of that stretch): words were cut out of it;
+ *   missing  otherwise: the paragraph is gone, or only pieces of it are there (its start without its end).
+ * `judge` returns undefined for a paragraph too short to judge.
+ */
+export class FidelityIndex {
+  readonly #words: string[];
+  readonly #edges = new Map<string, number[]>();
+
+  constructor(output: string) {
+    this.#words = fidelityWords(output);
+    for (let index = 0; index + EDGE_WORDS <= this.#words.length; index += 1) {
+      const key = this.#words.slice(index, index + EDGE_WORDS).join(' ');
+      const positions = this.#edges.get(key);
+      if (positions) positions.push(index);
+      else this.#edges.set(key, [index]);
+    }
+  }
+
+  judge(paragraph: string): Fidelity | undefined {
+    return this.locate(paragraph)?.fidelity;
+  }
+
+  /**
+   * The verdict with where in the output (`words`, from and up to) the paragraph, or its holed stretch,
+   * was found; undefined for a paragraph too short to judge.
+   */
+  locate(paragraph: string): { fidelity: Fidelity; from?: number; to?: number } | undefined {
+    const want = fidelityWords(paragraph);
+    if (want.length < FIDELITY_MIN_WORDS) return undefined;
+    const starts = this.#edges.get(want.slice(0, EDGE_WORDS).join(' ')) ?? [];
+    const ends = this.#edges.get(want.slice(-EDGE_WORDS).join(' ')) ?? [];
+    const reach = 2 * want.length + 20;
+    let holed: { fidelity: Fidelity; from: number; to: number } | undefined;
+    for (const start of starts) {
+      if (this.#matchesAt(want, start)) return { fidelity: 'exact', from: start, to: start + want.length };
+      for (const end of ends) {
+        if (end < start + EDGE_WORDS || end + EDGE_WORDS - start > reach) continue;
+        const to = end + EDGE_WORDS;
+        if (this.#inOrder(want, start, to)) return { fidelity: 'exact', from: start, to };
+        holed ??= { fidelity: 'holed', from: start, to };
+      }
+    }
+    return holed ?? { fidelity: 'missing' };
+  }
+
+  /** The output's words, as `fidelityWords` gives them. */
+  get words(): readonly string[] {
+    return this.#words;
+  }
+
+  #matchesAt(want: string[], start: number): boolean {
+    if (start + want.length > this.#words.length) return false;
+    return want.every((word, offset) => this.#words[start + offset] === word);
+  }
+
+  /** Whether `want` is a subsequence of the output's words from `from` up to (not including) `to`. */
+  #inOrder(want: string[], from: number, to: number): boolean {
+    let next = 0;
+    for (let index = from; index < to && next < want.length; index += 1) {
+      if (this.#words[index] === want[next]) next += 1;
+    }
+    return next === want.length;
+  }
+}
+
+/** Judge every paragraph long enough against one output; `judged` lists them with their verdicts. */
+export function judgeFidelity(
+  output: string,
+  paragraphs: string[],
+): FidelityCounts & { judged: { paragraph: string; fidelity: Fidelity }[] } {
+  const index = new FidelityIndex(output);
+  const result = {
+    exact: 0,
+    holed: 0,
+    missing: 0,
+    judged: [] as { paragraph: string; fidelity: Fidelity }[],
+  };
+  for (const paragraph of paragraphs) {
+    const fidelity = index.judge(paragraph);
+    if (!fidelity) continue;
+    result[fidelity] += 1;
+    result.judged.push({ paragraph, fidelity });
+  }
+  return result;
+}
+
+/** Counts summed over pages, and each class's share of all paragraphs judged (pooled, not per page). */
+export function fidelityRates(perPage: FidelityCounts[]): FidelityCounts & {
+  paragraphs: number;
+  rates: FidelityCounts;
+} {
+  const total = { exact: 0, holed: 0, missing: 0 };
+  for (const counts of perPage) {
+    total.exact += counts.exact;
+    total.holed += counts.holed;
+    total.missing += counts.missing;
+  }
+  const paragraphs = total.exact + total.holed + total.missing;
+  const share = (count: number) => count / (paragraphs || 1);
+  return {
+    ...total,
+    paragraphs,
+    rates: { exact: share(total.exact), holed: share(total.holed), missing: share(total.missing) },
+  };
+}

@@ -1,6 +1,5 @@
 // Main-content extraction, side by side in one run: Periscope's pipeline (what `periscope extract` runs)
-// next to Mozilla Readability over linkedom and over jsdom, and defuddle (a devDependency, for the bench
-// only). Three development sets from ../shared/corpus/:
+// next to Mozilla Readability over linkedom and over jsdom, and defuddle (bench/extract-engines.ts). Three development sets from ../shared/corpus/:
 //   trafilatura-dev  351 pages with human judgements: F1, precision, recall (trafilatura's metric),
 //                    empty outputs, ms/page, pages/s
 //   readability      130 pages with Readability.js's own output: agreement (word-shingle F1) and metadata
@@ -20,12 +19,16 @@ import {
   CORPUS_ROOT,
   compareShingles,
   type ExpectedMetadata,
+  type FidelityCounts,
+  fidelityRates,
+  judgeFidelity,
   judgeSnippets,
   listReadabilitySet,
   loadTrafilaturaDev,
   loadWcxbDev,
   METADATA_FIELDS,
   type MetadataField,
+  paragraphsOf,
   READABILITY_PAGE_URL,
   READABILITY_SET,
   readPageBody,
@@ -41,26 +44,18 @@ import {
   type WcxbPageType,
   wcxbHalf,
 } from './extract-corpus.ts';
+import { ENGINES, type Engine, type Extraction, extractorFor, textOf } from './extract-engines.ts';
 import { htmlText } from './extract-text.ts';
 
 const CORPORA = ['trafilatura-dev', 'readability', 'wcxb-dev'] as const;
 type Corpus = (typeof CORPORA)[number];
 
-const ENGINES = ['periscope', 'readability+linkedom', 'readability+jsdom', 'defuddle'] as const;
-type Engine = (typeof ENGINES)[number];
-
-/** What one engine gives back for a page: its text, and the metadata it found. */
-interface Extraction {
-  /** Plain text; for an engine that gives HTML, its text is taken after the clock stops (`textOf`). */
-  text?: string;
-  html?: string;
-  metadata: Partial<Record<MetadataField, string | undefined>>;
-}
-type Extract = (page: { html: string; body: Uint8Array; url: string }) => Promise<Extraction>;
+type FidelityScore = ReturnType<typeof fidelityRates>;
 
 interface PageResult {
   file: string;
   counts: SnippetCounts;
+  fidelity: FidelityCounts;
   missing: string[];
   leaked: string[];
 }
@@ -73,6 +68,7 @@ interface WcxbResult {
   precision: number;
   recall: number;
   f1: number;
+  fidelity: FidelityCounts;
 }
 
 interface EngineResult {
@@ -87,18 +83,24 @@ interface EngineResult {
     empty: number;
     timing: Timing;
     perPage: PageResult[];
+    /** Its `with` snippets of 12+ words, each judged as a paragraph. */
+    fidelity: FidelityScore;
   };
   readability?: {
     pages: number;
     agreement: { precision: number; recall: number; f1: number };
     metadata: Record<MetadataField, number>;
     timing: Timing;
+    /** The paragraphs of Readability.js's own output. */
+    fidelity: FidelityScore;
   };
   wcxb?: {
     pages: number;
     overall: ShingleScore;
     byHalf: Record<WcxbHalf, ShingleScore>;
-    byType: Record<WcxbPageType, ShingleScore & Record<WcxbHalf, ShingleScore>>;
+    byType: Record<WcxbPageType, ShingleScore & Record<WcxbHalf, ShingleScore> & { fidelity: FidelityScore }>;
+    /** The truth's paragraphs (split on blank lines), overall and per half. */
+    fidelity: FidelityScore & Record<WcxbHalf, FidelityScore>;
     empty: number;
     timing: Timing;
     perPage: WcxbResult[];
@@ -106,85 +108,6 @@ interface EngineResult {
   /** RSS with the engine loaded, before the first page. */
   startRssMb?: number;
   peakRssMb?: number;
-}
-
-async function extractorFor(engine: Engine): Promise<Extract | string> {
-  if (engine === 'periscope') {
-    const { renderContent } = await import('../src/content/render-content.ts');
-    return async ({ body, url }) => {
-      const result = await renderContent({
-        url,
-        headers: { 'content-type': 'text/html' },
-        body,
-        mode: 'text',
-      });
-      return {
-        text: result.text,
-        metadata: {
-          title: result.title,
-          byline: result.byline,
-          lang: result.language,
-          siteName: result.siteName,
-          publishedTime: result.publishedAt,
-        },
-      };
-    };
-  }
-  if (engine === 'defuddle') {
-    let defuddle: typeof import('defuddle/node');
-    try {
-      defuddle = await import('defuddle/node');
-    } catch {
-      return 'defuddle is not installed (npm install --no-save defuddle)';
-    }
-    const { parseHTML } = await import('linkedom');
-    // Its own page-parsing complaints (invalid JSON-LD and the like) are not the bench's output.
-    console.error = () => {};
-    console.warn = () => {};
-    return async ({ html, url }) => {
-      // The synchronous parse: `parseAsync` may fetch from the network (Reddit, YouTube extractors).
-      const result = new defuddle.DefuddleClass(parseHTML(html).document as never, { url }).parse();
-      return {
-        html: result.content ?? '',
-        metadata: {
-          title: result.title,
-          byline: result.author,
-          lang: result.language,
-          siteName: result.site,
-          publishedTime: result.published,
-        },
-      };
-    };
-  }
-  const { Readability } = await import('@mozilla/readability');
-  const fromReadability = (document: unknown): Extraction => {
-    const article = new Readability(document as Document).parse();
-    return {
-      // Its HTML, not its `textContent`: that glues the text of one block to the next ("HeadingFirst
-      // sentence"), which would cost Readability words it found.
-      html: article?.content ?? '',
-      metadata: {
-        title: article?.title ?? undefined,
-        byline: article?.byline ?? undefined,
-        lang: article?.lang ?? undefined,
-        siteName: article?.siteName ?? undefined,
-        publishedTime: article?.publishedTime ?? undefined,
-      },
-    };
-  };
-  if (engine === 'readability+jsdom') {
-    const { JSDOM, VirtualConsole } = await import('jsdom');
-    const virtualConsole = new VirtualConsole(); // drops jsdom's "Could not parse CSS stylesheet" noise
-    return async ({ html, url }) => fromReadability(new JSDOM(html, { url, virtualConsole }).window.document);
-  }
-  const { parseHTML } = await import('linkedom');
-  return async ({ html }) => fromReadability(parseHTML(html).document);
-}
-
-/** An engine's output as plain text: HTML output gets a paragraph break between blocks (`htmlText`). */
-function textOf(output: Extraction | null | undefined): string {
-  if (!output) return '';
-  return output.html === undefined ? (output.text ?? '') : htmlText(output.html);
 }
 
 /** What the engine's process writes, one JSON line each: a page's output, then the run's figures. */
@@ -356,6 +279,7 @@ function scoreTrafilatura(
     return {
       file: page.file,
       counts: judgeSnippets(text, page),
+      fidelity: judgeFidelity(text, page.with),
       missing: page.with.filter((snippet) => !found(snippet)),
       leaked: page.without.filter(found),
     };
@@ -369,6 +293,7 @@ function scoreTrafilatura(
     empty,
     timing,
     perPage,
+    fidelity: fidelityRates(perPage.map((page) => page.fidelity)),
   };
 }
 
@@ -378,6 +303,7 @@ function scoreReadability(
 ): NonNullable<EngineResult['readability']> {
   const pages = listReadabilitySet();
   const shingles: ShingleCounts[] = [];
+  const fidelity: FidelityCounts[] = [];
   const metadata = Object.fromEntries(METADATA_FIELDS.map((field) => [field, 0])) as Record<
     MetadataField,
     number
@@ -385,7 +311,10 @@ function scoreReadability(
   for (const [index, name] of pages.entries()) {
     const output = outputs.get(index);
     const expected = readFileSync(join(READABILITY_SET, name, 'expected.html'), 'utf8');
-    shingles.push(compareShingles(textOf(output), htmlText(expected)));
+    const text = textOf(output);
+    const expectedText = htmlText(expected);
+    shingles.push(compareShingles(text, expectedText));
+    fidelity.push(judgeFidelity(text, paragraphsOf(expectedText)));
     const expectedMetadata = JSON.parse(
       readFileSync(join(READABILITY_SET, name, 'expected-metadata.json'), 'utf8'),
     ) as ExpectedMetadata;
@@ -393,7 +322,13 @@ function scoreReadability(
       if (sameMetadata(output?.metadata[field] ?? undefined, expectedMetadata[field])) metadata[field] += 1;
     }
   }
-  return { pages: pages.length, agreement: shingleScore(shingles), metadata, timing };
+  return {
+    pages: pages.length,
+    agreement: shingleScore(shingles),
+    metadata,
+    timing,
+    fidelity: fidelityRates(fidelity),
+  };
 }
 
 function scoreWcxb(
@@ -407,15 +342,34 @@ function scoreWcxb(
     if (text.trim() === '') empty += 1;
     const counts = compareShingles(text, page.truth);
     const { precision, recall, f1 } = shingleScore([counts]);
-    return { id: page.id, pageType: page.pageType, counts, precision, recall, f1 };
+    const { exact, holed, missing } = judgeFidelity(text, paragraphsOf(page.truth));
+    return {
+      id: page.id,
+      pageType: page.pageType,
+      counts,
+      precision,
+      recall,
+      f1,
+      fidelity: { exact, holed, missing },
+    };
   });
   const score = (results: WcxbResult[]) => shingleScore(results.map((page) => page.counts));
   const half = (results: WcxbResult[], which: WcxbHalf) =>
     score(results.filter((page) => wcxbHalf(page.id) === which));
+  const fidelityOf = (results: WcxbResult[]) => fidelityRates(results.map((page) => page.fidelity));
+  const halfFidelity = (which: WcxbHalf) => fidelityOf(perPage.filter((page) => wcxbHalf(page.id) === which));
   const byType = Object.fromEntries(
     WCXB_PAGE_TYPES.map((type) => {
       const ofType = perPage.filter((page) => page.pageType === type);
-      return [type, { ...score(ofType), tune: half(ofType, 'tune'), check: half(ofType, 'check') }];
+      return [
+        type,
+        {
+          ...score(ofType),
+          tune: half(ofType, 'tune'),
+          check: half(ofType, 'check'),
+          fidelity: fidelityOf(ofType),
+        },
+      ];
     }),
   ) as NonNullable<EngineResult['wcxb']>['byType'];
   return {
@@ -423,6 +377,7 @@ function scoreWcxb(
     overall: score(perPage),
     byHalf: { tune: half(perPage, 'tune'), check: half(perPage, 'check') },
     byType,
+    fidelity: { ...fidelityOf(perPage), tune: halfFidelity('tune'), check: halfFidelity('check') },
     empty,
     timing,
     perPage,
@@ -553,6 +508,8 @@ function report(results: EngineResult[], worst: number): void {
     }
   }
 
+  reportFidelity(results);
+
   const ours = results.find((result) => result.engine === 'periscope');
   for (const peer of ['readability+jsdom', 'readability+linkedom'] as const) {
     const other = results.find((result) => result.engine === peer);
@@ -583,15 +540,43 @@ function report(results: EngineResult[], worst: number): void {
   }
   if (ours?.wcxb && worst > 0) {
     console.log(
-      `\nperiscope's ${worst} worst wcxb-dev pages (by the page's F1; no output counts as 0):\n  id    half   type            F1      P      R`,
+      `\nperiscope's ${worst} worst wcxb-dev pages (by the page's F1; no output counts as 0; paragraphs of 12+ words exact/holed/missing):\n  id    half   type            F1      P      R   paragraphs e/h/m`,
     );
     const ranked = [...ours.wcxb.perPage]
       .sort((a, b) => a.f1 - b.f1 || a.id.localeCompare(b.id))
       .slice(0, worst);
     for (const page of ranked) {
       console.log(
-        `  ${page.id.padEnd(5)} ${wcxbHalf(page.id).padEnd(6)} ${page.pageType.padEnd(14)} ${percent(page.f1)}  ${percent(page.precision)}  ${percent(page.recall)}`,
+        `  ${page.id.padEnd(5)} ${wcxbHalf(page.id).padEnd(6)} ${page.pageType.padEnd(14)} ${percent(page.f1)}  ${percent(page.precision)}  ${percent(page.recall)}   ${page.fidelity.exact}/${page.fidelity.holed}/${page.fidelity.missing}`,
       );
     }
+  }
+}
+
+/**
+ * Paragraphs of 12+ words of each set's reference (wcxb-dev's truth, Readability.js's output,
+ * trafilatura-dev's `with` snippets), each exact, holed or missing in the engine's output
+ * (`FidelityIndex` in extract-corpus.ts says precisely how): shares of all judged, pooled over pages.
+ */
+function reportFidelity(results: EngineResult[]): void {
+  const rate = (value: number) => `${(100 * value).toFixed(2)} %`.padStart(8);
+  const row = (label: string, engine: string, score: FidelityScore | undefined) => {
+    if (!score) return;
+    console.log(
+      `${label.padEnd(22)} ${engine.padEnd(22)} ${String(score.paragraphs).padStart(10)}  ${rate(score.rates.exact)}  ${rate(score.rates.holed)}  ${rate(score.rates.missing)}`,
+    );
+  };
+  console.log(
+    '\nfidelity: paragraphs of 12+ words of the reference, exact / holed (words cut out) / missing in the output',
+  );
+  console.log(`${'set'.padEnd(22)} ${'engine'.padEnd(22)} paragraphs     exact     holed   missing`);
+  for (const result of results) row('trafilatura-dev', result.engine, result.trafilatura?.fidelity);
+  for (const result of results) row('readability', result.engine, result.readability?.fidelity);
+  for (const result of results) row('wcxb-dev', result.engine, result.wcxb?.fidelity);
+  for (const half of ['tune', 'check'] as const) {
+    for (const result of results) row(`wcxb-dev ${half}`, result.engine, result.wcxb?.fidelity[half]);
+  }
+  for (const type of WCXB_PAGE_TYPES) {
+    for (const result of results) row(`wcxb-dev ${type}`, result.engine, result.wcxb?.byType[type].fidelity);
   }
 }
