@@ -323,7 +323,9 @@ export function paragraphsOf(text: string): string[] {
  * One output, indexed to judge truth paragraphs against it. A paragraph of `FIDELITY_MIN_WORDS` words or
  * more (as `fidelityWords` counts them) is
  *   exact    when its words occur in the output contiguously, in order; or in order with other words
- *            inserted between them but none missing (a footnote mark, an inline ad): no word was lost;
+ *            inserted between them but none missing (a footnote mark, an inline ad, a list's numbers);
+ *            or when its letters and digits do, spaces aside (`pacman-static<sup>AUR</sup>` is one word
+ *            on the page and two in a transcript): no word was lost;
  *   holed    when its first 4 words and its last 4 words both occur, the end after the start and within
  *            twice the paragraph's length plus 20 words of it, but some words between are missing (the
  *            paragraph is not a subsequence of that stretch): words were cut out of it;
@@ -333,9 +335,12 @@ export function paragraphsOf(text: string): string[] {
 export class FidelityIndex {
   readonly #words: string[];
   readonly #edges = new Map<string, number[]>();
+  /** The output's words run together: where a paragraph split or joined differently still matches. */
+  readonly #joined: string;
 
   constructor(output: string) {
     this.#words = fidelityWords(output);
+    this.#joined = this.#words.join('');
     for (let index = 0; index + EDGE_WORDS <= this.#words.length; index += 1) {
       const key = this.#words.slice(index, index + EDGE_WORDS).join(' ');
       const positions = this.#edges.get(key);
@@ -358,9 +363,12 @@ export class FidelityIndex {
     const starts = this.#edges.get(want.slice(0, EDGE_WORDS).join(' ')) ?? [];
     const ends = this.#edges.get(want.slice(-EDGE_WORDS).join(' ')) ?? [];
     const reach = 2 * want.length + 20;
-    let holed: { fidelity: Fidelity; from: number; to: number } | undefined;
     for (const start of starts) {
       if (this.#matchesAt(want, start)) return { fidelity: 'exact', from: start, to: start + want.length };
+    }
+    if (this.#joined.includes(want.join(''))) return { fidelity: 'exact' };
+    let holed: { fidelity: Fidelity; from: number; to: number } | undefined;
+    for (const start of starts) {
       for (const end of ends) {
         if (end < start + EDGE_WORDS || end + EDGE_WORDS - start > reach) continue;
         const to = end + EDGE_WORDS;

@@ -100,3 +100,32 @@ test('trim-promotions: subscribe and app lines after the article go; the same wo
   const without = extract('promotions--trailing-calls-to-action.html', ['trim-promotions']);
   assertHas(without.text, ['Subscribe now to our e-paper', 'download our apps']);
 });
+
+test('inline: a link or span inside a sentence stays whatever its class says; a bar of named links does not', () => {
+  // Before: `meta`, `timestamp`, `related`, `ad` and `sidebar` in the class of an inline element took it out of
+  // its sentence ("lift trade sanctions on  and restore"), while the paragraph around it stayed.
+  const { text } = extract('inline--named-elements-in-sentences.html');
+  assertHas(text, [
+    'lift trade sanctions on Northland and restore the ferry line',
+    'The talks began on Monday in a harbour town',
+    'delegates from Southland also took part',
+    'will share one common quota for the first time',
+    'the new rules, long overdue in their view,',
+  ]);
+  // A paragraph of share links has no words of its own around them; a byline's "By" is one word.
+  assertLacks(text, ['Share on Social', 'Send by mail', 'Ada Example']);
+});
+
+test('inline: a word that reads like an ad label, and a table cell named or made of one link, stay', () => {
+  // Before: "Advertising" in bold at the head of a list item went as an advertisement label; the cells
+  // `class="rating"` went by their name and a cell's lone link paragraph by its link density, each
+  // leaving a hole in its row.
+  const { text } = extract('inline--named-elements-in-sentences.html');
+  assertHas(text, [
+    'Advertising: merchants may again promote',
+    'Blue Line',
+    'Strait Ferries',
+    '4.5 of 5',
+    '3.9 of 5',
+  ]);
+});

@@ -1,5 +1,6 @@
 import type { LightElement } from '../html/light-dom.ts';
 import { BOILERPLATE, COMMENTS, classNames, furnitureWord, NEVER_WRAPPER } from './class-words.ts';
+import { inRunningText } from './running-text.ts';
 import type { TextStats } from './text-stats.ts';
 
 /** Elements that are never the article, wherever they stand. */
@@ -35,7 +36,8 @@ const WRAPPER_SHARE = 0.4;
  * words (`share-bar`, `related-posts`, `commentlist`) decide unless content words come with them
  * (`entry-content`) or the element is a wrapper: it holds much of the page's prose and, when `article`
  * (the provisional best block) is given, that too. Words of `NEVER_WRAPPER` (login, cookie banners)
- * decide even then.
+ * decide even then. Names and roles never take an inline element out of the sentence it stands in
+ * (`inRunningText`): `sanctions on <a class="meta-loc">Sudan</a> and` keeps its country.
  */
 export function furnitureReason(
   element: LightElement,
@@ -56,16 +58,23 @@ export function furnitureReason(
   if (FURNITURE_TAGS.has(name)) return wrapper ? undefined : `<${name}>`;
   if (!element.hasAttributes()) return undefined;
   const role = element.getAttribute('role');
-  if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) return wrapper ? undefined : `role=${role}`;
+  if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) {
+    return wrapper ? undefined : byName(element, `role=${role}`);
+  }
   if (UNNAMED.has(name)) return undefined;
   const names = classNames(element);
   if (names.length === 0) return undefined;
   const comment = furnitureWord(names, COMMENTS);
-  if (comment) return prose < wholeProse * 0.75 ? `class/id "${comment}"` : undefined;
+  if (comment) return prose < wholeProse * 0.75 ? byName(element, `class/id "${comment}"`) : undefined;
   const boilerplate = furnitureWord(names, BOILERPLATE);
   if (!boilerplate) return undefined;
   if (wrapper && !names.some((words) => words.some((word) => NEVER_WRAPPER.has(word)))) return undefined;
-  return `class/id "${boilerplate}"`;
+  return byName(element, `class/id "${boilerplate}"`);
+}
+
+/** A verdict by name or role, unless the element is a piece of a sentence. */
+function byName(element: LightElement, reason: string): string | undefined {
+  return inRunningText(element) ? undefined : reason;
 }
 
 function contains(ancestor: LightElement, element: LightElement): boolean {
