@@ -29,7 +29,10 @@ test('fidelity: a word cut out of the middle makes the paragraph holed', () => {
 test('fidelity: a paragraph gone, or only its start there, is missing; a short one is not judged', () => {
   assert.equal(new FidelityIndex('Something else entirely, at length and more.').judge(PARAGRAPH), 'missing');
   assert.equal(new FidelityIndex(PARAGRAPH.slice(0, 60)).judge(PARAGRAPH), 'missing');
-  assert.equal(new FidelityIndex(PARAGRAPH).judge('Only eleven words are here, which is one too few.'), undefined);
+  assert.equal(
+    new FidelityIndex(PARAGRAPH).judge('Only eleven words are here, which is one too few.'),
+    undefined,
+  );
 });
 
 test('fidelity: the end found far away from the start is no hole, the paragraph is missing', () => {
