@@ -108,6 +108,18 @@ test('what only looks hidden stays: responsive classes, entrance animations, fon
   assert.equal(hiddenByStyle('display:none !important; display:block'), 'display:none');
 });
 
+test('a page faded in as it loads (opacity:0 on a wrapper of most of its text) stays; hidden text inside still goes', () => {
+  const text = cleanedBody(
+    `<nav>Home About</nav><div class="page-wrapper" style="opacity:0"><article>${ARTICLE}<div style="opacity:0">H1</div><span class="sr-only">H2</span></article></div>`,
+  );
+  assert.match(text, /Paragraph 11: the lighthouse keeper/);
+  assert.doesNotMatch(text, /\bH[12]\b/);
+  // The same style on a block holding less than half the page's text hides it, however long it is.
+  const long = ARTICLE.replace(/Paragraph/g, 'Hidden');
+  const hidden = cleanedBody(`<article>${ARTICLE}${ARTICLE}</article><div style="opacity:0">${long}</div>`);
+  assert.doesNotMatch(hidden, /Hidden 0/);
+});
+
 test('style and class rules name what hid the element', () => {
   assert.equal(hiddenByStyle('position:absolute !important; left:-99999px'), 'left off-screen');
   assert.equal(hiddenByStyle('position:absolute; clip: rect(0,0,0,0)'), 'clip:rect(0 0 0 0)');

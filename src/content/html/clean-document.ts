@@ -45,10 +45,15 @@ function cleanTree(document: DomDocument, root: DomElement): DocumentStats {
   const noscripts: DomElement[] = [];
   let node: DomNode | null = root.firstChild;
   let depth = 1;
+  let rootText: number | undefined;
+  const mostOfPage = (element: DomElement) => {
+    rootText ??= textChars(root);
+    return textChars(element) >= rootText * FADE_IN_SHARE;
+  };
   while (node) {
     const isElement = node.nodeType === ELEMENT_NODE;
     if (isElement && isMathHost(node as DomElement)) mathHosts.push(node as DomElement);
-    if (isElement ? isInvisible(node as DomElement) : node.nodeType !== TEXT_NODE) {
+    if (isElement ? isInvisible(node as DomElement, mostOfPage) : node.nodeType !== TEXT_NODE) {
       const removed: DomNode = node;
       [node, depth] = nextOutside(removed, depth, root);
       removed.remove();
@@ -146,11 +151,37 @@ function replaceWithMath(document: DomDocument, host: DomElement): void {
   host.remove();
 }
 
-function isInvisible(element: DomElement): boolean {
+function isInvisible(element: DomElement, mostOfPage: (element: DomElement) => boolean): boolean {
   const name = element.localName;
   if (REMOVED_ELEMENTS.has(name)) return name !== 'script' || !isJsonLd(element);
   if (name === 'img') return !keepImage(element);
-  return hiddenReason(element) !== undefined;
+  const reason = hiddenReason(element);
+  // A page faded in as it loads (Webflow's `<div class="page-wrapper" style="opacity:0">`) is the page.
+  if (reason === 'opacity:0') return !mostOfPage(element);
+  return reason !== undefined;
+}
+
+/**
+ * Share of the page's text an `opacity:0` element must hold to be a fade-in rather than hidden text: a
+ * script shows it once the page loads, and no page hides most of what it says from its readers.
+ */
+const FADE_IN_SHARE = 0.5;
+
+/** Characters of text below `root`, outside elements never read (scripts, styles, `<noscript>`). */
+function textChars(root: DomElement): number {
+  let chars = 0;
+  const pending: DomNode[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) chars += (child as DomText).data.trim().length;
+      else if (child.nodeType === ELEMENT_NODE) {
+        const name = (child as DomElement).localName;
+        if (!REMOVED_ELEMENTS.has(name) && name !== 'noscript') pending.push(child);
+      }
+    }
+  }
+  return chars;
 }
 
 function isJsonLd(script: DomElement): boolean {
