@@ -129,3 +129,17 @@ test('inline: a word that reads like an ad label, and a table cell named or made
     '3.9 of 5',
   ]);
 });
+
+test('class words: a generated id or class (a UUID, a build hash) names nothing, though its letters spell "ad"', () => {
+  // Before: `block-20a388fd-…-64ab9c672ad0` split into words at its digits and gave `ad`, and a paragraph of
+  // the article went as an advertisement.
+  const html = `<html><body><article><h1>Rankings</h1>
+    <p id="block-20a388fd-95b9-4641-adcb-64ab9c672ad0">We have mixed feelings about the overall usefulness of business school rankings, and we want to explain why before you read them.</p>
+    <p class="old-record-id-Zl4adYBaWocTs7xmozIcqTwDnD">For many robot vacuums you can set virtual boundaries or no-go zones through the app, which keeps them out of rooms.</p>
+    <p>Rankings weigh salaries, selectivity and surveys of recruiters, each in its own way, so the same school can stand far apart in two lists.</p>
+    <div class="ad-slot-3">Buy a better vacuum today, from our sponsor, at half the price you would pay anywhere else this week.</div>
+  </article></body></html>`;
+  const { text } = extractHtml(html, { url: 'https://www.example.org/news/page', mode: 'text' });
+  assertHas(text, ['We have mixed feelings', 'For many robot vacuums', 'Rankings weigh salaries']);
+  assertLacks(text, ['from our sponsor']);
+});
