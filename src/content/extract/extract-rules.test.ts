@@ -130,6 +130,13 @@ test('inline: a word that reads like an ad label, and a table cell named or made
   ]);
 });
 
+test('links: a paragraph of prose with links in it stays; a link with a label ("Read more:") goes', () => {
+  // Before: any paragraph more than half links went, "gave a long talk on … at …" included.
+  const { text } = extract('inline--named-elements-in-sentences.html');
+  assertHas(text, ['The historian Mira Holt gave a long talk on the ferries of the strait at Harbour Days']);
+  assertLacks(text, ['Why the last round of ferry talks failed']);
+});
+
 test('class words: a generated id or class (a UUID, a build hash) names nothing, though its letters spell "ad"', () => {
   // Before: `block-20a388fd-…-64ab9c672ad0` split into words at its digits and gave `ad`, and a paragraph of
   // the article went as an advertisement.

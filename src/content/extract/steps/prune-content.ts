@@ -120,10 +120,39 @@ function pruneReason(
   // A paragraph with a picture in it is part of the text, links or not.
   if (name === 'p' && element.getElementsByTagName('img').length > 0) return undefined;
   const linkDensity = stats.linkChars / chars;
-  if (linkDensity > 0.5 && chars < contentChars * 0.5 && !wholeCell(element, chars, context)) {
+  if (
+    linkDensity > 0.5 &&
+    chars < contentChars * 0.5 &&
+    !wholeCell(element, chars, context) &&
+    !(name === 'p' && wordsOutsideLinks(element) >= PROSE_WORDS)
+  ) {
     return `links ${Math.round(linkDensity * 100)}%`;
   }
   return undefined;
+}
+
+/**
+ * Words outside links that make a paragraph prose with links in it ("Katie Hockman gave a great talk on
+ * <a>the Go Checksum Database</a> at <a>GopherCon 2019</a>.") rather than a link with a label ("Read
+ * more: <a>…</a>", "Also read: <a>…</a>").
+ */
+const PROSE_WORDS = 6;
+const WORD = /[\p{N}_]*\p{L}[\p{L}\p{N}_]*/gu;
+
+function wordsOutsideLinks(element: LightElement): number {
+  let words = 0;
+  const pending: LightElement[] = [element];
+  while (pending.length > 0) {
+    const parent = pending.pop()!;
+    for (let child = parent.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) {
+        for (const _ of (child as LightText).data.matchAll(WORD)) words += 1;
+      } else if (child.nodeType === ELEMENT_NODE && (child as LightElement).localName !== 'a') {
+        pending.push(child as LightElement);
+      }
+    }
+  }
+  return words;
 }
 
 /**
