@@ -36,11 +36,11 @@ export function splitWords(name: string): string[] {
 }
 
 /**
- * A generated part of a name: letters and digits taking turns three times or more (hex in a UUID
- * `64ab9c672ad0`, a build hash `Zl4adYBa7xmoz`, `css-17ai7jg`). Its letters are no words: `ad` in a hash
- * is no advertisement. `sidebar2` and `h1` are names.
+ * A generated part of a name: letters and digits taking turns three times or more (`64ab9c672ad0`, a
+ * build hash `Zl4adYBa7xmoz`, `css-17ai7jg`), or hex digits with a digit among them (a UUID's `ad6d`). Its
+ * letters are no words: `ad` in a hash is no advertisement. `sidebar2`, `h1` and `ad2` are names.
  */
-const GENERATED = /[A-Za-z][0-9]+[A-Za-z]+[0-9]|[0-9][A-Za-z]+[0-9]+[A-Za-z]/;
+const GENERATED = /[A-Za-z][0-9]+[A-Za-z]+[0-9]|[0-9][A-Za-z]+[0-9]+[A-Za-z]|^(?=[a-f]*[0-9])[0-9a-f]{4,}$/i;
 
 /**
  * A word of `set`, or a compound that starts or ends with one of its longer words (`relatedposts`,

@@ -7,8 +7,8 @@ import type { TextStats } from './text-stats.ts';
 const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'dialog', 'form']);
 /** Controls and embeds: never text to read. */
 const FORM_CONTROLS = new Set(['button', 'select', 'input', 'textarea', 'iframe', 'object', 'embed']);
-/** Elements whose class names do not make them furniture: the page, the article, its headings. */
-const UNNAMED = new Set(['body', 'main', 'article', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Elements whose class names do not make them furniture: the page, the article, its headings, code. */
+const UNNAMED = new Set(['body', 'main', 'article', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'code']);
 
 /** ARIA landmarks and widgets that are not the article. */
 const FURNITURE_ROLES = new Set([
