@@ -159,3 +159,15 @@ test('class words: a generated id or class (a UUID, a build hash) names nothing,
   assertHas(text, ['const rankings = await load("business-schools"']);
   assertLacks(text, ['from our sponsor']);
 });
+
+test('furniture: a section named after the table of contents that points to it is prose; the table itself goes', () => {
+  // Before: `toc` in `id="toc_should-you-invest"` took the section out with the table of contents.
+  const html = `<html><body><article><h1>Cloud stocks</h1>
+    <div class="toc"><a href="#toc_why">Why invest</a> <a href="#toc_risks">The risks</a> <a href="#toc_faq">Questions</a></div>
+    <div id="toc_why"><h2>Why invest</h2><p>Cloud computing picked up steam during the pandemic and has remained an enduring growth story for the companies that rent out servers by the hour, since more and more firms move their software off their own machines.</p><p>Spending on cloud services is expected to triple by the end of the decade, and the largest providers keep building data centres on every continent to meet it.</p></div>
+    <div id="toc_risks"><h2>The risks</h2><p>As with all high-growth stocks, investing in cloud companies will have bumps in the road, and investors should be ready to hold through them when rates rise or when spending slows down for a year or two.</p><p>Valuations are high, competition between the providers is fierce, and a single outage can cost a provider its best customers for years.</p></div>
+  </article></body></html>`;
+  const { text } = extractHtml(html, { url: 'https://www.example.org/news/page', mode: 'text' });
+  assertHas(text, ['Cloud computing picked up steam', 'investing in cloud companies will have bumps']);
+  assertLacks(text, ['Questions']);
+});

@@ -68,6 +68,9 @@ export function furnitureReason(
   if (comment) return prose < wholeProse * 0.75 ? byName(element, `class/id "${comment}"`) : undefined;
   const boilerplate = furnitureWord(names, BOILERPLATE);
   if (!boilerplate) return undefined;
+  // `toc` names a table of contents, which is links, and as often the sections it points to
+  // (`toc_should-you-invest`, `toc-para`, `no_toc_section`), which are prose.
+  if (boilerplate === 'toc' && prose >= 200 && (measured?.linkChars ?? 0) < chars * 0.5) return undefined;
   if (wrapper && !names.some((words) => words.some((word) => NEVER_WRAPPER.has(word)))) return undefined;
   return byName(element, `class/id "${boilerplate}"`);
 }
