@@ -8,6 +8,7 @@ import {
   TEXT_NODE,
 } from './dom.ts';
 import { hiddenReason } from './hidden-element.ts';
+import { revealStreamedContent } from './react-streaming.ts';
 
 /** What the cleaning walk learned about the document, used to pick an extraction strategy. */
 export interface DocumentStats {
@@ -32,9 +33,11 @@ export const NOSCRIPT_KEEP_BELOW_CHARS = 200;
  * hidden elements (`hidden`, `aria-hidden="true"`, inline styles such as `display:none`, `opacity:0` or
  * off-screen positions, screen-reader-only classes; see `hiddenReason`), `<noscript>` text when the page
  * has text without it, and `data:` images (after promoting a lazy-load URL). Invisible characters
- * (zero-width, tag, bidi control) are taken out of the text nodes that stay.
+ * (zero-width, tag, bidi control) are taken out of the text nodes that stay. First, content a React page
+ * streams in hidden is moved where its script would put it (`revealStreamedContent`).
  */
 export function cleanDocument(document: DomDocument): DocumentStats {
+  revealStreamedContent(document);
   return cleanTree(document, document.documentElement);
 }
 
