@@ -171,3 +171,24 @@ test('furniture: a section named after the table of contents that points to it i
   assertHas(text, ['Cloud computing picked up steam', 'investing in cloud companies will have bumps']);
   assertLacks(text, ['Questions']);
 });
+
+test('furniture: a footer longer than a short article in <main> is not its wrapper', () => {
+  // Before: the footer's legal text scored best, so the footer counted as the wrapper of the "article"
+  // and stayed, and the article in <main> was left out.
+  const legal = Array.from(
+    { length: 4 },
+    (_, index) =>
+      `<p>Notice ${index}: this material is not intended to replace the advice of a qualified advisor, and information, which was obtained from sources believed reliable, is for general purposes only, not guaranteed, and may change.</p>`,
+  ).join('');
+  const html = `<html><body><main><h1>Renting out vehicles safely</h1>
+    <p>A good safety programme screens prospective renters, so that only qualified drivers operate your vehicles, and sound practice at the rental counter is its first step.</p>
+    <p>Our guide walks through each check in turn, from the licence and the driving record to the deposit, and says what to write down before the keys change hands.</p>
+    <ul><li>Procedures at the rental counter</li><li>Standards for vehicles rented for hire</li></ul>
+  </main><footer>${legal}</footer></body></html>`;
+  const { text } = extractHtml(html, { url: 'https://www.example.org/news/page', mode: 'text' });
+  assertHas(text, [
+    'A good safety programme screens prospective renters',
+    'Procedures at the rental counter',
+  ]);
+  assertLacks(text, ['Notice 0']);
+});

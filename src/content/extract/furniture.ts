@@ -36,7 +36,8 @@ const WRAPPER_SHARE = 0.4;
  * words (`share-bar`, `related-posts`, `commentlist`) decide unless content words come with them
  * (`entry-content`) or the element is a wrapper: it holds much of the page's prose and, when `article`
  * (the provisional best block) is given, that too. Words of `NEVER_WRAPPER` (login, cookie banners)
- * decide even then. Names and roles never take an inline element out of the sentence it stands in
+ * decide even then; a `<footer>`, `<aside>` or `<nav>` is no wrapper outside the page's `main` (when
+ * given: its `<main>` with text). Names and roles never take an inline element out of the sentence it stands in
  * (`inRunningText`): `sanctions on <a class="meta-loc">Sudan</a> and` keeps its country.
  */
 export function furnitureReason(
@@ -44,6 +45,7 @@ export function furnitureReason(
   stats: Map<LightElement, TextStats>,
   wholeProse: number,
   article?: LightElement,
+  main?: LightElement,
 ): string | undefined {
   const name = element.localName;
   if (FORM_CONTROLS.has(name)) return `<${name}>`;
@@ -55,7 +57,11 @@ export function furnitureReason(
     prose >= wholeProse * WRAPPER_SHARE &&
     chars > 500 &&
     (article === undefined || contains(element, article));
-  if (FURNITURE_TAGS.has(name)) return wrapper ? undefined : `<${name}>`;
+  if (FURNITURE_TAGS.has(name)) {
+    // A page's footer or aside is no wrapper of the article when the page marks its main content elsewhere.
+    const outsideMain = main !== undefined && !contains(element, main) && !contains(main, element);
+    return wrapper && !outsideMain ? undefined : `<${name}>`;
+  }
   if (!element.hasAttributes()) return undefined;
   const role = element.getAttribute('role');
   if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) {
