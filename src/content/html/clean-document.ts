@@ -158,10 +158,10 @@ function isInvisible(element: DomElement, mostOfPage: (element: DomElement) => b
   const name = element.localName;
   if (REMOVED_ELEMENTS.has(name)) return name !== 'script' || !isJsonLd(element);
   if (name === 'img') return !keepImage(element);
-  const reason = hiddenReason(element);
+  const hiddenBy = hiddenReason(element);
   // A page faded in as it loads (Webflow's `<div class="page-wrapper" style="opacity:0">`) is the page.
-  if (reason === 'opacity:0') return !mostOfPage(element);
-  return reason !== undefined;
+  if (hiddenBy === 'opacity:0') return !mostOfPage(element);
+  return hiddenBy !== undefined;
 }
 
 /**
