@@ -118,12 +118,12 @@ test('readability: an inline element named like furniture stays in its sentence 
  * measured figure (in the comment) less about 0.005.
  */
 const WCXB_MIN_F1: Record<WcxbPageType | 'all', number> = {
-  all: 0.820, // 0.825
+  all: 0.82, // 0.825
   article: 0.938, // 0.943
   documentation: 0.912, // 0.917
   service: 0.784, // 0.789
   forum: 0.695, // 0.700
-  listing: 0.520, // 0.525
+  listing: 0.52, // 0.525
   collection: 0.527, // 0.532
   product: 0.561, // 0.566
 };
