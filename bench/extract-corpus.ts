@@ -1,11 +1,13 @@
-// The two development sets in ../shared/corpus/ and their metrics, shared by bench/extract.bench.ts and
+// The three development sets in ../shared/corpus/ and their metrics, shared by bench/extract.bench.ts and
 // test/extraction-floor.test.ts.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 export const CORPUS_ROOT = new URL('../../shared/corpus/', import.meta.url).pathname;
 export const TRAFILATURA_DEV = join(CORPUS_ROOT, 'trafilatura-dev');
 export const READABILITY_SET = join(CORPUS_ROOT, 'readability');
+export const WCXB_DEV = join(CORPUS_ROOT, 'wcxb-dev');
 /** The URL Readability's own tests parse every page with. */
 export const READABILITY_PAGE_URL = 'http://fakehost/test/page.html';
 
@@ -97,6 +99,64 @@ export function snippetScore(perPage: SnippetCounts[]): SnippetScore {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// wcxb-dev: the development split of WCXB (the Web Content Extraction Benchmark), main-content ground
+// truth by page type (its README), scored with the ScrapingHub metric below (compareShingles, shingleScore)
+
+export const WCXB_PAGE_TYPES = [
+  'article',
+  'documentation',
+  'service',
+  'forum',
+  'listing',
+  'collection',
+  'product',
+] as const;
+export type WcxbPageType = (typeof WCXB_PAGE_TYPES)[number];
+
+export interface WcxbPage {
+  /** The page's id, four digits or more ("0001"): its file is html/<id>.html.gz. */
+  id: string;
+  url: string;
+  pageType: WcxbPageType;
+  /** The main content as plain text: headings on their own lines, paragraphs split by blank lines. */
+  truth: string;
+  directory: string;
+}
+
+/**
+ * The halves everyone uses: rules are tuned looking only at pages with an even numeric id, and checked on
+ * the odd ones.
+ */
+export type WcxbHalf = 'tune' | 'check';
+export const wcxbHalf = (id: string): WcxbHalf => (Number(id) % 2 === 0 ? 'tune' : 'check');
+
+/** The pages with their truth and type, sorted by id; their bytes are read one at a time (`readWcxbBody`). */
+export function loadWcxbDev(directory = WCXB_DEV): WcxbPage[] {
+  const truth = JSON.parse(readFileSync(join(directory, 'ground-truth.json'), 'utf8')) as Record<
+    string,
+    { articleBody: string; url: string }
+  >;
+  const meta = JSON.parse(readFileSync(join(directory, 'meta.json'), 'utf8')) as Record<
+    string,
+    { pageType: WcxbPageType }
+  >;
+  return Object.keys(truth)
+    .sort()
+    .map((id) => ({
+      id,
+      url: truth[id]?.url ?? '',
+      pageType: meta[id]?.pageType ?? 'article',
+      truth: truth[id]?.articleBody ?? '',
+      directory,
+    }));
+}
+
+/** The page as crawled (gunzipped; the charset is the page's own). */
+export function readWcxbBody(page: Pick<WcxbPage, 'id' | 'directory'>): Uint8Array {
+  return gunzipSync(readFileSync(join(page.directory, 'html', `${page.id}.html.gz`)));
+}
+
+// ---------------------------------------------------------------------------------------------------
 // readability: Readability.js's own output and metadata, compared by word shingles (ScrapingHub metric)
 
 export interface ReadabilityPage {
@@ -164,7 +224,13 @@ export interface ShingleCounts {
   fn: number;
 }
 
-/** Shingle multisets of output and truth compared: tp = Σ min, fp and fn the excess on each side. */
+/**
+ * The ScrapingHub article-extraction metric for one page (its `string_shingle_matching`): both texts cut
+ * into tokens (`tokenize`), every run of 4 consecutive tokens a shingle (a text of 1–3 tokens is one
+ * shingle), and the shingle multisets compared: tp = Σ min, fp and fn the excess on each side. Used for
+ * wcxb-dev (against its truth) and for the readability set (against Readability.js's output). Scores
+ * plain text: give it Markdown and link targets and markup characters count as words.
+ */
 export function compareShingles(output: string, truth: string): ShingleCounts {
   const got = shingles(output);
   const want = shingles(truth);
@@ -221,4 +287,155 @@ export type MetadataField = (typeof METADATA_FIELDS)[number];
 export function sameMetadata(got: string | undefined, expected: string | null | undefined): boolean {
   const fold = (value: string | null | undefined) => (value ?? '').replace(/\s+/g, ' ').trim();
   return fold(got) === fold(expected);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Fidelity: is each paragraph of the truth in the output whole, with a hole in it, or not at all?
+
+/** Paragraphs shorter than this (in words) are not judged: headings, bylines, captions, list labels. */
+export const FIDELITY_MIN_WORDS = 12;
+/** How many words make a paragraph's start, and its end. */
+const EDGE_WORDS = 4;
+
+export type Fidelity = 'exact' | 'holed' | 'missing';
+export type FidelityCounts = Record<Fidelity, number>;
+
+/**
+ * The words fidelity compares: the text NFKC-normalised (ligatures, full-width forms), soft hyphens and
+ * zero-width characters dropped, then cut into tokens as the shingle metric does (`tokenize`: runs of
+ * letters, digits and `_`, each CJK character its own), lower-cased. So whitespace, case and punctuation
+ * never decide a match (curly and straight apostrophes, dashes, "1,000"), words do.
+ */
+export function fidelityWords(text: string): string[] {
+  const plain = text.normalize('NFKC').replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '');
+  return tokenize(plain).map((token) => token.toLowerCase());
+}
+
+/** A text's paragraphs: split on blank lines (the form of wcxb-dev's truth and of `htmlText`). */
+export function paragraphsOf(text: string): string[] {
+  return text
+    .split(/\n[^\S\n]*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== '');
+}
+
+/**
+ * One output, indexed to judge truth paragraphs against it. A paragraph of `FIDELITY_MIN_WORDS` words or
+ * more (as `fidelityWords` counts them) is
+ *   exact    when its words occur in the output contiguously, in order; or in order with other words
+ *            inserted between them but none missing (a footnote mark, an inline ad, a list's numbers);
+ *            or when its letters and digits do, spaces aside (`pacman-static<sup>AUR</sup>` is one word
+ *            on the page and two in a transcript): no word was lost;
+ *   holed    when its first 4 words and its last 4 words both occur, the end after the start and within
+ *            twice the paragraph's length plus 20 words of it, but some words between are missing (the
+ *            paragraph is not a subsequence of that stretch): words were cut out of it;
+ *   missing  otherwise: the paragraph is gone, or only pieces of it are there (its start without its end).
+ * `judge` returns undefined for a paragraph too short to judge.
+ */
+export class FidelityIndex {
+  readonly #words: string[];
+  readonly #edges = new Map<string, number[]>();
+  /** The output's words run together: where a paragraph split or joined differently still matches. */
+  readonly #joined: string;
+
+  constructor(output: string) {
+    this.#words = fidelityWords(output);
+    this.#joined = this.#words.join('');
+    for (let index = 0; index + EDGE_WORDS <= this.#words.length; index += 1) {
+      const key = this.#words.slice(index, index + EDGE_WORDS).join(' ');
+      const positions = this.#edges.get(key);
+      if (positions) positions.push(index);
+      else this.#edges.set(key, [index]);
+    }
+  }
+
+  judge(paragraph: string): Fidelity | undefined {
+    return this.locate(paragraph)?.fidelity;
+  }
+
+  /**
+   * The verdict with where in the output (`words`, from and up to) the paragraph, or its holed stretch,
+   * was found; undefined for a paragraph too short to judge.
+   */
+  locate(paragraph: string): { fidelity: Fidelity; from?: number; to?: number } | undefined {
+    const want = fidelityWords(paragraph);
+    if (want.length < FIDELITY_MIN_WORDS) return undefined;
+    const starts = this.#edges.get(want.slice(0, EDGE_WORDS).join(' ')) ?? [];
+    const ends = this.#edges.get(want.slice(-EDGE_WORDS).join(' ')) ?? [];
+    const reach = 2 * want.length + 20;
+    for (const start of starts) {
+      if (this.#matchesAt(want, start)) return { fidelity: 'exact', from: start, to: start + want.length };
+    }
+    if (this.#joined.includes(want.join(''))) return { fidelity: 'exact' };
+    let holed: { fidelity: Fidelity; from: number; to: number } | undefined;
+    for (const start of starts) {
+      for (const end of ends) {
+        if (end < start + EDGE_WORDS || end + EDGE_WORDS - start > reach) continue;
+        const to = end + EDGE_WORDS;
+        if (this.#inOrder(want, start, to)) return { fidelity: 'exact', from: start, to };
+        holed ??= { fidelity: 'holed', from: start, to };
+      }
+    }
+    return holed ?? { fidelity: 'missing' };
+  }
+
+  /** The output's words, as `fidelityWords` gives them. */
+  get words(): readonly string[] {
+    return this.#words;
+  }
+
+  #matchesAt(want: string[], start: number): boolean {
+    if (start + want.length > this.#words.length) return false;
+    return want.every((word, offset) => this.#words[start + offset] === word);
+  }
+
+  /** Whether `want` is a subsequence of the output's words from `from` up to (not including) `to`. */
+  #inOrder(want: string[], from: number, to: number): boolean {
+    let next = 0;
+    for (let index = from; index < to && next < want.length; index += 1) {
+      if (this.#words[index] === want[next]) next += 1;
+    }
+    return next === want.length;
+  }
+}
+
+/** Judge every paragraph long enough against one output; `judged` lists them with their verdicts. */
+export function judgeFidelity(
+  output: string,
+  paragraphs: string[],
+): FidelityCounts & { judged: { paragraph: string; fidelity: Fidelity }[] } {
+  const index = new FidelityIndex(output);
+  const result = {
+    exact: 0,
+    holed: 0,
+    missing: 0,
+    judged: [] as { paragraph: string; fidelity: Fidelity }[],
+  };
+  for (const paragraph of paragraphs) {
+    const fidelity = index.judge(paragraph);
+    if (!fidelity) continue;
+    result[fidelity] += 1;
+    result.judged.push({ paragraph, fidelity });
+  }
+  return result;
+}
+
+/** Counts summed over pages, and each class's share of all paragraphs judged (pooled, not per page). */
+export function fidelityRates(perPage: FidelityCounts[]): FidelityCounts & {
+  paragraphs: number;
+  rates: FidelityCounts;
+} {
+  const total = { exact: 0, holed: 0, missing: 0 };
+  for (const counts of perPage) {
+    total.exact += counts.exact;
+    total.holed += counts.holed;
+    total.missing += counts.missing;
+  }
+  const paragraphs = total.exact + total.holed + total.missing;
+  const share = (count: number) => count / (paragraphs || 1);
+  return {
+    ...total,
+    paragraphs,
+    rates: { exact: share(total.exact), holed: share(total.holed), missing: share(total.missing) },
+  };
 }

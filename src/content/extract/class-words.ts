@@ -26,11 +26,21 @@ const NO_NAMES: string[][] = [];
 
 export function splitWords(name: string): string[] {
   const words: string[] = [];
-  for (const match of name.replace(/([a-z])([A-Z])/g, '$1 $2').matchAll(/[A-Za-z]+/g)) {
-    words.push(match[0].toLowerCase());
+  for (const part of name.split(/[-_:./]+/)) {
+    if (GENERATED.test(part)) continue;
+    for (const match of part.replace(/([a-z])([A-Z])/g, '$1 $2').matchAll(/[A-Za-z]+/g)) {
+      words.push(match[0].toLowerCase());
+    }
   }
   return words;
 }
+
+/**
+ * A generated part of a name: letters and digits taking turns three times or more (`64ab9c672ad0`, a
+ * build hash `Zl4adYBa7xmoz`, `css-17ai7jg`), or hex digits with a digit among them (a UUID's `ad6d`). Its
+ * letters are no words: `ad` in a hash is no advertisement. `sidebar2`, `h1` and `ad2` are names.
+ */
+const GENERATED = /[A-Za-z][0-9]+[A-Za-z]+[0-9]|[0-9][A-Za-z]+[0-9]+[A-Za-z]|^(?=[a-f]*[0-9])[0-9a-f]{4,}$/i;
 
 /**
  * A word of `set`, or a compound that starts or ends with one of its longer words (`relatedposts`,

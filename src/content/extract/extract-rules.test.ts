@@ -100,3 +100,95 @@ test('trim-promotions: subscribe and app lines after the article go; the same wo
   const without = extract('promotions--trailing-calls-to-action.html', ['trim-promotions']);
   assertHas(without.text, ['Subscribe now to our e-paper', 'download our apps']);
 });
+
+test('inline: a link or span inside a sentence stays whatever its class says; a bar of named links does not', () => {
+  // Before: `meta`, `timestamp`, `related`, `ad` and `sidebar` in the class of an inline element took it out of
+  // its sentence ("lift trade sanctions on  and restore"), while the paragraph around it stayed.
+  const { text } = extract('inline--named-elements-in-sentences.html');
+  assertHas(text, [
+    'lift trade sanctions on Northland and restore the ferry line',
+    'The talks began on Monday in a harbour town',
+    'delegates from Southland also took part',
+    'will share one common quota for the first time',
+    'the new rules, long overdue in their view,',
+  ]);
+  // A paragraph of share links has no words of its own around them; a byline's "By" is one word.
+  assertLacks(text, ['Share on Social', 'Send by mail', 'Ada Example']);
+});
+
+test('inline: a word that reads like an ad label, and a table cell named or made of one link, stay', () => {
+  // Before: "Advertising" in bold at the head of a list item went as an advertisement label; the cells
+  // `class="rating"` went by their name and a cell's lone link paragraph by its link density, each
+  // leaving a hole in its row.
+  const { text } = extract('inline--named-elements-in-sentences.html');
+  assertHas(text, [
+    'Advertising: merchants may again promote',
+    'Blue Line',
+    'Strait Ferries',
+    '4.5 of 5',
+    '3.9 of 5',
+  ]);
+});
+
+test('links: a paragraph of prose with links in it stays; a link with a label ("Read more:") goes', () => {
+  // Before: any paragraph more than half links went, "gave a long talk on … at …" included.
+  const { text } = extract('inline--named-elements-in-sentences.html');
+  assertHas(text, ['The historian Mira Holt gave a long talk on the ferries of the strait at Harbour Days']);
+  assertLacks(text, ['Why the last round of ferry talks failed']);
+});
+
+test('class words: a generated id or class (a UUID, a build hash) names nothing, though its letters spell "ad"; code is never furniture', () => {
+  // Before: `block-20a388fd-…-64ab9c672ad0` split into words at its digits and gave `ad`, and a paragraph of
+  // the article went as an advertisement.
+  const html = `<html><body><article><h1>Rankings</h1>
+    <p id="block-20a388fd-95b9-4641-adcb-64ab9c672ad0">We have mixed feelings about the overall usefulness of business school rankings, and we want to explain why before you read them.</p>
+    <p id="block-a3176285-d6c8-4ea8-ad6d-29ea116ead84">You can read an in-depth analysis of each major ranking, with its history and its method, on its own page.</p>
+    <pre class="sp-pre-placeholder"><code>const rankings = await load("business-schools", { year: 2025 });</code></pre>
+    <p class="old-record-id-Zl4adYBaWocTs7xmozIcqTwDnD">For many robot vacuums you can set virtual boundaries or no-go zones through the app, which keeps them out of rooms.</p>
+    <p>Rankings weigh salaries, selectivity and surveys of recruiters, each in its own way, so the same school can stand far apart in two lists.</p>
+    <div class="ad-slot-3">Buy a better vacuum today, from our sponsor, at half the price you would pay anywhere else this week.</div>
+  </article></body></html>`;
+  const { text } = extractHtml(html, { url: 'https://www.example.org/news/page', mode: 'text' });
+  assertHas(text, [
+    'We have mixed feelings',
+    'an in-depth analysis of each major ranking',
+    'For many robot vacuums',
+    'Rankings weigh salaries',
+  ]);
+  // A code block is read whatever its class says (`placeholder` names consent boxes elsewhere).
+  assertHas(text, ['const rankings = await load("business-schools"']);
+  assertLacks(text, ['from our sponsor']);
+});
+
+test('furniture: a section named after the table of contents that points to it is prose; the table itself goes', () => {
+  // Before: `toc` in `id="toc_should-you-invest"` took the section out with the table of contents.
+  const html = `<html><body><article><h1>Cloud stocks</h1>
+    <div class="toc"><a href="#toc_why">Why invest</a> <a href="#toc_risks">The risks</a> <a href="#toc_faq">Questions</a></div>
+    <div id="toc_why"><h2>Why invest</h2><p>Cloud computing picked up steam during the pandemic and has remained an enduring growth story for the companies that rent out servers by the hour, since more and more firms move their software off their own machines.</p><p>Spending on cloud services is expected to triple by the end of the decade, and the largest providers keep building data centres on every continent to meet it.</p></div>
+    <div id="toc_risks"><h2>The risks</h2><p>As with all high-growth stocks, investing in cloud companies will have bumps in the road, and investors should be ready to hold through them when rates rise or when spending slows down for a year or two.</p><p>Valuations are high, competition between the providers is fierce, and a single outage can cost a provider its best customers for years.</p></div>
+  </article></body></html>`;
+  const { text } = extractHtml(html, { url: 'https://www.example.org/news/page', mode: 'text' });
+  assertHas(text, ['Cloud computing picked up steam', 'investing in cloud companies will have bumps']);
+  assertLacks(text, ['Questions']);
+});
+
+test('furniture: a footer longer than a short article in <main> is not its wrapper', () => {
+  // Before: the footer's legal text scored best, so the footer counted as the wrapper of the "article"
+  // and stayed, and the article in <main> was left out.
+  const legal = Array.from(
+    { length: 4 },
+    (_, index) =>
+      `<p>Notice ${index}: this material is not intended to replace the advice of a qualified advisor, and information, which was obtained from sources believed reliable, is for general purposes only, not guaranteed, and may change.</p>`,
+  ).join('');
+  const html = `<html><body><main><h1>Renting out vehicles safely</h1>
+    <p>A good safety programme screens prospective renters, so that only qualified drivers operate your vehicles, and sound practice at the rental counter is its first step.</p>
+    <p>Our guide walks through each check in turn, from the licence and the driving record to the deposit, and says what to write down before the keys change hands.</p>
+    <ul><li>Procedures at the rental counter</li><li>Standards for vehicles rented for hire</li></ul>
+  </main><footer>${legal}</footer></body></html>`;
+  const { text } = extractHtml(html, { url: 'https://www.example.org/news/page', mode: 'text' });
+  assertHas(text, [
+    'A good safety programme screens prospective renters',
+    'Procedures at the rental counter',
+  ]);
+  assertLacks(text, ['Notice 0']);
+});

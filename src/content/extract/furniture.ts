@@ -1,13 +1,14 @@
 import type { LightElement } from '../html/light-dom.ts';
 import { BOILERPLATE, COMMENTS, classNames, furnitureWord, NEVER_WRAPPER } from './class-words.ts';
+import { inRunningText } from './running-text.ts';
 import type { TextStats } from './text-stats.ts';
 
 /** Elements that are never the article, wherever they stand. */
 const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'dialog', 'form']);
 /** Controls and embeds: never text to read. */
 const FORM_CONTROLS = new Set(['button', 'select', 'input', 'textarea', 'iframe', 'object', 'embed']);
-/** Elements whose class names do not make them furniture: the page, the article, its headings. */
-const UNNAMED = new Set(['body', 'main', 'article', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Elements whose class names do not make them furniture: the page, the article, its headings, code. */
+const UNNAMED = new Set(['body', 'main', 'article', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'code']);
 
 /** ARIA landmarks and widgets that are not the article. */
 const FURNITURE_ROLES = new Set([
@@ -35,13 +36,16 @@ const WRAPPER_SHARE = 0.4;
  * words (`share-bar`, `related-posts`, `commentlist`) decide unless content words come with them
  * (`entry-content`) or the element is a wrapper: it holds much of the page's prose and, when `article`
  * (the provisional best block) is given, that too. Words of `NEVER_WRAPPER` (login, cookie banners)
- * decide even then.
+ * decide even then; a `<footer>`, `<aside>` or `<nav>` is no wrapper outside the page's `main` (when
+ * given: its `<main>` with text). Names and roles never take an inline element out of the sentence it stands in
+ * (`inRunningText`): `sanctions on <a class="meta-loc">Sudan</a> and` keeps its country.
  */
 export function furnitureReason(
   element: LightElement,
   stats: Map<LightElement, TextStats>,
   wholeProse: number,
   article?: LightElement,
+  main?: LightElement,
 ): string | undefined {
   const name = element.localName;
   if (FORM_CONTROLS.has(name)) return `<${name}>`;
@@ -53,19 +57,33 @@ export function furnitureReason(
     prose >= wholeProse * WRAPPER_SHARE &&
     chars > 500 &&
     (article === undefined || contains(element, article));
-  if (FURNITURE_TAGS.has(name)) return wrapper ? undefined : `<${name}>`;
+  if (FURNITURE_TAGS.has(name)) {
+    // A page's footer or aside is no wrapper of the article when the page marks its main content elsewhere.
+    const outsideMain = main !== undefined && !contains(element, main) && !contains(main, element);
+    return wrapper && !outsideMain ? undefined : `<${name}>`;
+  }
   if (!element.hasAttributes()) return undefined;
   const role = element.getAttribute('role');
-  if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) return wrapper ? undefined : `role=${role}`;
+  if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) {
+    return wrapper ? undefined : byName(element, `role=${role}`);
+  }
   if (UNNAMED.has(name)) return undefined;
   const names = classNames(element);
   if (names.length === 0) return undefined;
   const comment = furnitureWord(names, COMMENTS);
-  if (comment) return prose < wholeProse * 0.75 ? `class/id "${comment}"` : undefined;
+  if (comment) return prose < wholeProse * 0.75 ? byName(element, `class/id "${comment}"`) : undefined;
   const boilerplate = furnitureWord(names, BOILERPLATE);
   if (!boilerplate) return undefined;
+  // `toc` names a table of contents, which is links, and as often the sections it points to
+  // (`toc_should-you-invest`, `toc-para`, `no_toc_section`), which are prose.
+  if (boilerplate === 'toc' && prose >= 200 && (measured?.linkChars ?? 0) < chars * 0.5) return undefined;
   if (wrapper && !names.some((words) => words.some((word) => NEVER_WRAPPER.has(word)))) return undefined;
-  return `class/id "${boilerplate}"`;
+  return byName(element, `class/id "${boilerplate}"`);
+}
+
+/** A verdict by name or role, unless the element is a piece of a sentence. */
+function byName(element: LightElement, reason: string): string | undefined {
+  return inRunningText(element) ? undefined : reason;
 }
 
 function contains(ancestor: LightElement, element: LightElement): boolean {

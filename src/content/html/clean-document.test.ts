@@ -100,12 +100,42 @@ test('what only looks hidden stays: responsive classes, entrance animations, fon
     '<div class="hidden max-md:block">V15</div>',
     '<div class="!sr-only lg:!not-sr-only">V16</div>',
     '<div style="display:/* none */block">V17</div>',
+    '<div class="ss-accordion-content hidden">V18</div>',
+    '<div class="faq-answer hidden">V19</div>',
   ];
   const text = cleanedBody(`<article>${ARTICLE}${visible.join('\n')}</article>`);
   for (let index = 1; index <= visible.length; index++) {
     assert.match(text, new RegExp(`\\bV${index}\\b`), `V${index} was dropped`);
   }
   assert.equal(hiddenByStyle('display:none !important; display:block'), 'display:none');
+});
+
+test('a page faded in as it loads (opacity:0 on a wrapper of most of its text) stays; hidden text inside still goes', () => {
+  const text = cleanedBody(
+    `<nav>Home About</nav><div class="page-wrapper" style="opacity:0"><article>${ARTICLE}<div style="opacity:0">H1</div><span class="sr-only">H2</span></article></div>`,
+  );
+  assert.match(text, /Paragraph 11: the lighthouse keeper/);
+  assert.doesNotMatch(text, /\bH[12]\b/);
+  // The same style on a block holding less than half the page's text hides it, however long it is.
+  const long = ARTICLE.replace(/Paragraph/g, 'Hidden');
+  const hidden = cleanedBody(`<article>${ARTICLE}${ARTICLE}</article><div style="opacity:0">${long}</div>`);
+  assert.doesNotMatch(hidden, /Hidden 0/);
+});
+
+test('content React streams in hidden is put where its script puts it, over the fallback', () => {
+  const page = (script: string) =>
+    `<main><h1>Cloud stocks</h1><!--$?--><template id="B:0"></template><div>Loading paragraph...</div><!--/$-->` +
+    `<p>Closing words.</p></main><div hidden id="S:0"><p>${ARTICLE}</p></div>${script}`;
+  const text = cleanedBody(page('<script>$RC("B:0","S:0")</script>'));
+  assert.match(text, /^Cloud stocks\s*Paragraph 0: .* Paragraph 11: .*\s*Closing words\.$/);
+  assert.doesNotMatch(text, /Loading/);
+  // A placeholder filled by $RS has no fallback to replace.
+  const filled = cleanedBody(
+    `<main><p>Before.</p><template id="P:1"></template><p>After.</p></main><div hidden id="S:1"><p>Middle.</p></div><script>$RS("S:1","P:1")</script>`,
+  );
+  assert.match(filled, /^Before\.\s*Middle\.\s*After\.$/);
+  // Without the page's script naming the pair, hidden stays hidden.
+  assert.doesNotMatch(cleanedBody(page('')), /Paragraph 0/);
 });
 
 test('style and class rules name what hid the element', () => {

@@ -8,6 +8,7 @@ import {
   TEXT_NODE,
 } from './dom.ts';
 import { hiddenReason } from './hidden-element.ts';
+import { revealStreamedContent } from './react-streaming.ts';
 
 /** What the cleaning walk learned about the document, used to pick an extraction strategy. */
 export interface DocumentStats {
@@ -32,9 +33,11 @@ export const NOSCRIPT_KEEP_BELOW_CHARS = 200;
  * hidden elements (`hidden`, `aria-hidden="true"`, inline styles such as `display:none`, `opacity:0` or
  * off-screen positions, screen-reader-only classes; see `hiddenReason`), `<noscript>` text when the page
  * has text without it, and `data:` images (after promoting a lazy-load URL). Invisible characters
- * (zero-width, tag, bidi control) are taken out of the text nodes that stay.
+ * (zero-width, tag, bidi control) are taken out of the text nodes that stay. First, content a React page
+ * streams in hidden is moved where its script would put it (`revealStreamedContent`).
  */
 export function cleanDocument(document: DomDocument): DocumentStats {
+  revealStreamedContent(document);
   return cleanTree(document, document.documentElement);
 }
 
@@ -45,10 +48,15 @@ function cleanTree(document: DomDocument, root: DomElement): DocumentStats {
   const noscripts: DomElement[] = [];
   let node: DomNode | null = root.firstChild;
   let depth = 1;
+  let rootText: number | undefined;
+  const mostOfPage = (element: DomElement) => {
+    rootText ??= textChars(root);
+    return textChars(element) >= rootText * FADE_IN_SHARE;
+  };
   while (node) {
     const isElement = node.nodeType === ELEMENT_NODE;
     if (isElement && isMathHost(node as DomElement)) mathHosts.push(node as DomElement);
-    if (isElement ? isInvisible(node as DomElement) : node.nodeType !== TEXT_NODE) {
+    if (isElement ? isInvisible(node as DomElement, mostOfPage) : node.nodeType !== TEXT_NODE) {
       const removed: DomNode = node;
       [node, depth] = nextOutside(removed, depth, root);
       removed.remove();
@@ -146,11 +154,37 @@ function replaceWithMath(document: DomDocument, host: DomElement): void {
   host.remove();
 }
 
-function isInvisible(element: DomElement): boolean {
+function isInvisible(element: DomElement, mostOfPage: (element: DomElement) => boolean): boolean {
   const name = element.localName;
   if (REMOVED_ELEMENTS.has(name)) return name !== 'script' || !isJsonLd(element);
   if (name === 'img') return !keepImage(element);
-  return hiddenReason(element) !== undefined;
+  const hiddenBy = hiddenReason(element);
+  // A page faded in as it loads (Webflow's `<div class="page-wrapper" style="opacity:0">`) is the page.
+  if (hiddenBy === 'opacity:0') return !mostOfPage(element);
+  return hiddenBy !== undefined;
+}
+
+/**
+ * Share of the page's text an `opacity:0` element must hold to be a fade-in rather than hidden text: a
+ * script shows it once the page loads, and no page hides most of what it says from its readers.
+ */
+const FADE_IN_SHARE = 0.5;
+
+/** Characters of text below `root`, outside elements never read (scripts, styles, `<noscript>`). */
+function textChars(root: DomElement): number {
+  let chars = 0;
+  const pending: DomNode[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) chars += (child as DomText).data.trim().length;
+      else if (child.nodeType === ELEMENT_NODE) {
+        const name = (child as DomElement).localName;
+        if (!REMOVED_ELEMENTS.has(name) && name !== 'noscript') pending.push(child);
+      }
+    }
+  }
+  return chars;
 }
 
 function isJsonLd(script: DomElement): boolean {

@@ -105,9 +105,15 @@ export function hiddenByClass(classes: string): string | undefined {
   if (!MAY_HIDE.test(classes)) return undefined;
   const names = classes.trim().split(/\s+/);
   const hiding = names.find((name) => HIDDEN_CLASSES.has(name.toLowerCase().replace(/^!|!$/g, '')));
-  if (!hiding || names.some((name) => SHOWN_AGAIN.test(name))) return undefined;
+  if (!hiding || names.some((name) => SHOWN_AGAIN.test(name) || FOLDED_PANEL.test(name))) return undefined;
   return `class ${hiding}`;
 }
+
+/**
+ * A folded panel's own class: an accordion's or a FAQ's answer hidden until the reader opens it (as
+ * `max-height:0` folds one), not text kept from the reader.
+ */
+const FOLDED_PANEL = /accordion|collaps|expand|faq/i;
 
 interface Declaration {
   value: string;

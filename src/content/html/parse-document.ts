@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { LightDocument, type LightElement, LightText } from './light-dom.ts';
+import { SUSPENSE_END } from './react-streaming.ts';
 import { VOID_ELEMENTS } from './void-elements.ts';
 
 /** Elements that stay in `<head>` when they come before any content. */
@@ -11,7 +12,8 @@ const WHITESPACE_ONLY = /^[\t\n\f\r ]*$/;
  * anything. htmlparser2 tokenises and keeps its open-element stack (implied end tags, void elements);
  * this builder mirrors that stack and places what comes before the body the way a browser does: head
  * elements into `<head>`, the first content into `<body>`. `<html>` and `<body>` attributes (`lang`,
- * `dir`) land on the document's own elements. Comments are dropped.
+ * `dir`) land on the document's own elements. Comments are dropped, but for React's `<!--/$-->`, which
+ * leaves an empty `<template data-suspense-end>` (see `revealStreamedContent`).
  */
 export function parseDocument(html: string): LightDocument {
   const document = new LightDocument();
@@ -65,6 +67,12 @@ export function parseDocument(html: string): LightDocument {
         if (openNames.at(-1) !== name) return;
         open.pop();
         openNames.pop();
+      },
+      oncomment(data) {
+        if (data !== '/$' || !inBody) return;
+        const marker = document.createElement('template');
+        marker.attributeList.push(SUSPENSE_END, '');
+        parentFor('template').appendChild(marker);
       },
       ontext(data) {
         const top = open.at(-1);

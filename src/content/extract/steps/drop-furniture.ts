@@ -17,7 +17,10 @@ export const dropFurniture: Step = {
     const bodyProse = (body?.chars ?? 0) - (body?.linkChars ?? 0);
     const found: Array<[LightElement, string]> = [];
     const article = provisionalArticle(context);
-    collect(context, context.body, bodyProse, article, found);
+    const main = context.body
+      .getElementsByTagName('main')
+      .find((element) => (context.stats.get(element)?.chars ?? 0) > 0);
+    collect(context, context.body, bodyProse, article, main, found);
     for (const [element, reason] of found) context.remove(element, 'drop-furniture', reason);
     if (found.length > 0) context.measure();
   },
@@ -28,6 +31,7 @@ function collect(
   root: LightElement,
   bodyProse: number,
   article: LightElement | undefined,
+  main: LightElement | undefined,
   found: Array<[LightElement, string]>,
 ): void {
   const pending: LightElement[] = [root];
@@ -36,7 +40,7 @@ function collect(
     for (let child = element.firstChild; child; child = child.nextSibling) {
       if (child.nodeType !== ELEMENT_NODE) continue;
       const candidate = child as LightElement;
-      const reason = furnitureReason(candidate, context.stats, bodyProse, article);
+      const reason = furnitureReason(candidate, context.stats, bodyProse, article, main);
       if (reason) found.push([candidate, reason]);
       else if (candidate.firstChild) pending.push(candidate);
     }

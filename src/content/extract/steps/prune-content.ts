@@ -2,6 +2,7 @@ import { ELEMENT_NODE, TEXT_NODE } from '../../html/dom.ts';
 import type { LightElement, LightText } from '../../html/light-dom.ts';
 import { classNames, findWord, wordSet } from '../class-words.ts';
 import { furnitureReason } from '../furniture.ts';
+import { inRunningText, namedFurniture } from '../running-text.ts';
 import { visibleChars } from '../text-stats.ts';
 import type { Step, StepContext } from '../types.ts';
 
@@ -23,11 +24,17 @@ const AROUND = wordSet(
   ['author', 'caption', 'category', 'categories', 'copyright'],
 );
 
+/** Named as furniture, or as what surrounds an article (a second byline or caption span beside one). */
+const namedAround = (element: LightElement) =>
+  namedFurniture(element) ||
+  (element.hasAttributes() && findWord(classNames(element).flat(), AROUND) !== undefined);
+
 /** Blocks judged by their links: related-article lists, "read also" boxes. */
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'fieldset', 'figure', 'p', 'dl']);
 /** Longer headings are lead paragraphs in large type, never removed for standing alone. */
 const MAX_DANGLING_HEADING_CHARS = 60;
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const CELLS = new Set(['td', 'th']);
 
 /** A block whose whole text is an advertisement label. */
 const AD_LABEL =
@@ -41,7 +48,7 @@ const CREDIT =
 
 /**
  * Inside the chosen content: furniture (as on the page), bylines, dates, captions and tag lists by their
- * class names, figure captions, advertisement labels, blocks that are mostly links (related-article
+ * class names (never a link or a span inside a sentence: `inRunningText`), figure captions, advertisement labels, blocks that are mostly links (related-article
  * lists, "read also"), and headings left with nothing under them.
  */
 export const pruneContent: Step = {
@@ -91,19 +98,78 @@ function pruneReason(
   if (name === 'figcaption') return '<figcaption>';
   const stats = context.stats.get(element);
   const chars = stats?.chars ?? 0;
+  // A piece of a sentence stays with it, whatever its name or its words say ("Advertising: reach buyers…").
+  let inText: boolean | undefined;
+  const inSentence = () => (inText ??= inRunningText(element, namedAround));
   const around = findWord(classNames(element).flat(), AROUND);
-  if (around && chars < Math.max(200, contentChars * 0.2)) return `class/id "${around}"`;
+  // A table cell named `rating` or `author` is a column of the table, not a byline.
+  if (around && !CELLS.has(name) && chars < Math.max(200, contentChars * 0.2) && !inSentence()) {
+    return `class/id "${around}"`;
+  }
   if (!stats || chars === 0) return undefined;
-  if (chars < 20 && AD_LABEL.test(element.textContent)) return 'advertisement label';
-  if (chars <= MAX_CREDIT_CHARS && stats.ownChars >= chars * 0.8 && CREDIT.test(element.textContent)) {
+  if (chars < 20 && AD_LABEL.test(element.textContent) && !inSentence()) return 'advertisement label';
+  if (
+    chars <= MAX_CREDIT_CHARS &&
+    stats.ownChars >= chars * 0.8 &&
+    CREDIT.test(element.textContent) &&
+    !inSentence()
+  ) {
     return 'picture credit';
   }
   if (!CONDITIONAL.has(name)) return undefined;
   // A paragraph with a picture in it is part of the text, links or not.
   if (name === 'p' && element.getElementsByTagName('img').length > 0) return undefined;
   const linkDensity = stats.linkChars / chars;
-  if (linkDensity > 0.5 && chars < contentChars * 0.5) return `links ${Math.round(linkDensity * 100)}%`;
+  if (
+    linkDensity > 0.5 &&
+    chars < contentChars * 0.5 &&
+    !wholeCell(element, chars, context) &&
+    !(name === 'p' && wordsOutsideLinks(element) >= PROSE_WORDS)
+  ) {
+    return `links ${Math.round(linkDensity * 100)}%`;
+  }
   return undefined;
+}
+
+/**
+ * Words outside links that make a paragraph prose with links in it ("Katie Hockman gave a great talk on
+ * <a>the Go Checksum Database</a> at <a>GopherCon 2019</a>.") rather than a link with a label ("Read
+ * more: <a>…</a>", "Also read: <a>…</a>").
+ */
+const PROSE_WORDS = 6;
+const WORD = /[\p{N}_]*\p{L}[\p{L}\p{N}_]*/gu;
+
+function wordsOutsideLinks(element: LightElement): number {
+  let words = 0;
+  const pending: LightElement[] = [element];
+  while (pending.length > 0) {
+    const parent = pending.pop()!;
+    for (let child = parent.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) {
+        for (const _ of (child as LightText).data.matchAll(WORD)) words += 1;
+      } else if (child.nodeType === ELEMENT_NODE && (child as LightElement).localName !== 'a') {
+        pending.push(child as LightElement);
+      }
+    }
+  }
+  return words;
+}
+
+/**
+ * Whether the block is (nearly) all the text of the table cell it stands in: then it is the cell's value
+ * (`<td><p><a>Hertz</a></p></td>`), and the table was judged by its links as a whole. A related-links box
+ * inside a layout table's one big cell is a small part of it.
+ */
+function wholeCell(element: LightElement, chars: number, context: StepContext): boolean {
+  for (
+    let node = element.parentNode as LightElement | null;
+    node;
+    node = node.parentNode as LightElement | null
+  ) {
+    if (CELLS.has(node.localName)) return chars >= (context.stats.get(node)?.chars ?? 0) * 0.8;
+    if (node.localName === 'table' || context.roots.includes(node)) return false;
+  }
+  return false;
 }
 
 /**
