@@ -77,15 +77,21 @@ async function api(path, options = {}) {
 
 // ---------- sign in ----------
 
+// Only the latest attempt decides: the start-up attempt (stored key or open mode) may answer after the user signed in.
+let signInAttempt = 0;
+
 async function signIn(key) {
+  const attempt = ++signInAttempt;
   adminKey = key;
   try {
     await api('/v1/admin/console/overview');
   } catch (error) {
+    if (attempt !== signInAttempt) return undefined;
     adminKey = '';
     sessionStorage.removeItem(KEY_STORAGE);
     return error.message;
   }
+  if (attempt !== signInAttempt) return undefined;
   if (key) sessionStorage.setItem(KEY_STORAGE, key);
   $('login').hidden = true;
   $('tabs').hidden = false;
