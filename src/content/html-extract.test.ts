@@ -198,7 +198,9 @@ test('100 000 nested <div>s: the deep text comes out, quickly', () => {
   const started = performance.now();
   const result = extractHtml(html, { url: 'https://x.test/', mode: 'markdown' });
   const elapsedMs = performance.now() - started;
-  assert.ok(elapsedMs < 5000, `took ${Math.round(elapsedMs)} ms`);
+  // A guard against quadratic work (minutes at this depth), not a speed measure: ~0.3–0.6 s on an idle core, so the
+  // bound leaves room for a loaded CI machine. Speed is measured in bench/extract.bench.ts.
+  assert.ok(elapsedMs < 20_000, `took ${Math.round(elapsedMs)} ms`);
   assert.equal(result.title, 'Deep');
   assert.equal(result.text, 'The deepest paragraph of all.\n\nAfter the pit.');
 });
@@ -209,7 +211,9 @@ test('markup tricks cannot smuggle deep nesting past the limit', () => {
   const started = performance.now();
   const result = extractHtml(html, { url: 'https://x.test/', mode: 'text' });
   const elapsedMs = performance.now() - started;
-  assert.ok(elapsedMs < 5000, `took ${Math.round(elapsedMs)} ms`);
+  // A guard against quadratic work (minutes at this depth), not a speed measure: ~0.3–0.6 s on an idle core, so the
+  // bound leaves room for a loaded CI machine. Speed is measured in bench/extract.bench.ts.
+  assert.ok(elapsedMs < 20_000, `took ${Math.round(elapsedMs)} ms`);
   assert.equal(result.text, 'Bottom text.');
 });
 
