@@ -46,9 +46,15 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
     alice = (await createApiKey(store, { agent: 'alice' })).key;
     periscope = createPeriscope(
-      { network: { allowPrivateNetwork: ['127.0.0.1/32'] }, cache: { enabled: false }, gateway: { port: 0 } },
+      {
+        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        cache: { enabled: false },
+        limits: { credits: { enabled: true } },
+        gateway: { port: 0 },
+      },
       { store },
     );
+    await periscope.credits.grant('alice', 50);
     gateway = createGateway({ periscope, version: '0.0.0-test' });
     url = (await gateway.listen()).url;
     const { chromium } = await import('playwright-core');
@@ -188,14 +194,26 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     await screenshot(page, 'providers');
     await page.getByRole('button', { name: 'Playground' }).click();
     const playground = page.getByRole('region', { name: 'Playground' });
+    const runAs = playground.getByLabel('Run as');
+    const aliceKey = runAs.locator('option', { hasText: 'alice' });
+    await aliceKey.waitFor({ state: 'attached' });
+    await runAs.selectOption((await aliceKey.getAttribute('value')) ?? '');
     await playground.getByLabel('Tool').selectOption('web_fetch');
     await playground.getByLabel('Input (JSON)').fill(JSON.stringify({ url: `${origin.url}/hostile` }));
+    const before = await periscope.credits.balance('alice');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('#play-status').filter({ hasText: 'HTTP 200' }).waitFor();
+    const after = await periscope.credits.balance('alice');
+    assert.ok(after < before, `alice was charged (${before} → ${after})`);
+    assert.match(await page.locator('#play-status').innerText(), new RegExp(`${before - after} credits`));
     assert.match(await page.locator('#play-output').innerText(), /High tide is at 06:12/);
     assert.match(await page.locator('#play-data').innerText(), /onerror/);
     assert.match(await page.locator('#play-display').innerText(), /^fetch /);
     await screenshot(page, 'playground');
+    await page.getByRole('button', { name: 'Calls' }).click();
+    const played = page.locator('#calls-body tr', { hasText: 'web_fetch (console)' }).first();
+    await played.waitFor({ timeout: 3000 });
+    assert.match(await played.innerText(), /\balice\b/, 'the playground call is in the tail as alice');
     assert.equal(await page.locator('main img').count(), 0);
     assert.deepEqual(cspErrors, [], 'the console itself breaks none of its own Content-Security-Policy');
   });

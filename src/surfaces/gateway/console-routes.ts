@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Periscope } from '../../index.ts';
+import type { ApiKeyRecord } from '../../keys/api-keys.ts';
 import type { Principal } from './auth.ts';
 import { GatewayError, sendJson } from './http-io.ts';
 import { type RecentCall, type RecentCalls, summarize } from './recent-calls.ts';
@@ -56,8 +57,36 @@ export function createConsole(context: {
     return body;
   }
 
+  function requireAdmin(principal: Principal): void {
+    if (!principal.admin && principal.key) {
+      throw new GatewayError(
+        403,
+        'FORBIDDEN',
+        'the console needs an admin key (periscope keys create --admin)',
+      );
+    }
+  }
+
   return {
     isStatic: (path: string) => path in FILES,
+    /**
+     * The playground's "run as": the principal a real call with key `keyId` would run as (its agent, its rate, its
+     * domains and session budget), for an admin (or open mode). A revoked or unknown key is refused: a call with it
+     * would be.
+     */
+    actAs(principal: Principal, keyId: string, keys: readonly ApiKeyRecord[]): Principal {
+      requireAdmin(principal);
+      const key = keys.find((record) => record.id === keyId);
+      if (!key) throw new GatewayError(404, 'NOT_FOUND', `no key ${keyId.slice(0, 64)}; see /v1/admin/keys`);
+      if (key.revokedAt) {
+        throw new GatewayError(
+          400,
+          'BAD_REQUEST',
+          `key ${key.id} was revoked (its calls are refused); pick an active key`,
+        );
+      }
+      return { agent: key.agent, admin: key.admin, key };
+    },
     /** GET a console file, with the console's Content-Security-Policy. */
     serveStatic(request: IncomingMessage, response: ServerResponse, path: string): void {
       const entry = FILES[path];
@@ -81,13 +110,7 @@ export function createConsole(context: {
       path: string,
       principal: Principal,
     ): Promise<void> {
-      if (!principal.admin && principal.key) {
-        throw new GatewayError(
-          403,
-          'FORBIDDEN',
-          'the console needs an admin key (periscope keys create --admin)',
-        );
-      }
+      requireAdmin(principal);
       if (request.method !== 'GET') {
         throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use GET here', { allow: 'GET' });
       }

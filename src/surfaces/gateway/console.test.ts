@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
-import { createPeriscope, type Periscope } from '../../index.ts';
+import { createPeriscope, type Periscope, type PeriscopeConfigInput } from '../../index.ts';
 import { createApiKey } from '../../keys/api-keys.ts';
 import { createMemoryStore } from '../../store/memory-store.ts';
 import type { Store } from '../../store/store.ts';
@@ -40,6 +40,7 @@ interface Running {
 async function startGateway(
   gateway: Partial<GatewayConfig> = {},
   seed: (store: Store) => Promise<void> = async () => {},
+  extra: Omit<PeriscopeConfigInput, 'gateway'> = {},
 ): Promise<Running> {
   const store = createMemoryStore();
   await seed(store);
@@ -47,6 +48,7 @@ async function startGateway(
     {
       network: { allowPrivateNetwork: ['127.0.0.1/32'] },
       cache: { enabled: false },
+      ...extra,
       gateway: { port: 0, ...gateway },
     },
     { store },
@@ -285,6 +287,55 @@ test("PATCH /v1/admin/keys/{id} sets a key's rate (held at once) and removes it 
     assert.equal((await fetchPage(running.url, bob)).status, 200);
     await httpCall(`${running.url}/v1/admin/keys/${bobId}`, { method: 'DELETE', headers: bearer(admin) });
     assert.equal((await patch(admin, { rate: '5/s' })).status, 400, 'a revoked key is not changed');
+  } finally {
+    await running.close();
+  }
+});
+
+test("the playground runs a call as a chosen key: that agent's credits, rate and session; seen in the tail as it", async () => {
+  let admin = '';
+  let carol = { id: '', key: '' };
+  let revoked = '';
+  const running = await startGateway(
+    {},
+    async (store) => {
+      admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+      const created = await createApiKey(store, { agent: 'carol', rate: { limit: 2, windowMs: 60_000 } });
+      carol = { id: created.record.id, key: created.key };
+      revoked = (await createApiKey(store, { agent: 'dave' })).record.id;
+    },
+    { limits: { credits: { enabled: true } } },
+  );
+  try {
+    await running.periscope.keys.revoke(revoked);
+    await running.periscope.credits.grant('carol', 5, { reason: 'trial' });
+    const play = (key: string, as: string, tool = 'web_fetch') =>
+      httpCall(`${running.url}/v1/admin/console/as/${as}/tools/${tool}`, {
+        headers: { ...bearer(key), 'periscope-session': 'play-1' },
+        body: JSON.stringify({ url: `${origin.url}/page` }),
+      });
+    assert.equal((await play(carol.key, carol.id)).status, 403, 'an agent key cannot run as another key');
+    assert.equal((await play(admin, revoked)).status, 400, 'a revoked key is refused, as its calls are');
+    assert.equal((await play(admin, 'ffffffffffff')).status, 404);
+    assert.equal((await play(admin, carol.id, 'no_such_tool')).status, 404);
+    const ran = await play(admin, carol.id);
+    assert.equal(ran.status, 200);
+    const result = ran.json as { isError: boolean; output: string; data: { creditsSpent?: number } };
+    assert.equal(result.isError, false, result.output);
+    const spent = result.data.creditsSpent ?? 0;
+    assert.ok(spent > 0, 'the call was charged');
+    assert.equal(await running.periscope.credits.balance('carol'), 5 - spent, "carol's credits dropped");
+    assert.equal(await running.periscope.credits.balance('ops'), 0, 'not the admin');
+    const calls = (await httpCall(`${running.url}/v1/admin/console/calls`, { headers: bearer(admin) }))
+      .json as { calls: Array<{ agent: string; session: string; surface: string; credits: number }> };
+    assert.deepEqual(
+      calls.calls.map(({ agent, session, surface, credits }) => ({ agent, session, surface, credits })),
+      [{ agent: 'carol', session: 'carol/play-1', surface: 'console', credits: spent }],
+    );
+    // carol's own rate (2/min) holds for the playground as for her key: the second call is her last one.
+    assert.equal((await fetchPage(running.url, carol.key)).status, 200);
+    assert.equal((await play(admin, carol.id)).status, 429, "the key's rate counts playground calls");
+    assert.equal((await fetchPage(running.url, carol.key)).status, 429);
   } finally {
     await running.close();
   }

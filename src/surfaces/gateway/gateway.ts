@@ -96,6 +96,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const restTools = new Map<string, Tool>(
     periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'rest')]),
   );
+  // The console's playground: real calls as a chosen key, counted apart (surface `console`) so the tail tells them apart.
+  const consoleTools = new Map<string, Tool>(
+    periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'console')]),
+  );
   const principals = new WeakMap<IncomingMessage, Principal>();
   let store: Store | undefined;
   let answering = 0;
@@ -190,6 +194,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         operatorConsole.serveStatic(request, response, path);
         return;
       }
+      const playAs = /^\/v1\/admin\/console\/as\/([^/]+)\/tools\/([^/]+)$/.exec(path);
+      if (playAs?.[1] && playAs[2]) {
+        allow(method, 'POST');
+        const principal = await auth.authenticate(request);
+        const as = operatorConsole.actAs(principal, playAs[1], await listApiKeys(state));
+        await callTool(playAs[2], request, response, as, consoleTools);
+        return;
+      }
       await operatorConsole.handleApi(request, response, path, await auth.authenticate(request));
       return;
     }
@@ -244,13 +256,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     request: IncomingMessage,
     response: ServerResponse,
     principal: Principal,
+    tools: ReadonlyMap<string, Tool> = restTools,
   ): Promise<void> {
-    const tool = restTools.get(name);
+    const tool = tools.get(name);
     if (!tool) {
       throw new GatewayError(
         404,
         'NOT_FOUND',
-        `no tool '${name.slice(0, 64)}' here; tools: ${[...restTools.keys()].join(', ') || 'none (all switched off)'}`,
+        `no tool '${name.slice(0, 64)}' here; tools: ${[...tools.keys()].join(', ') || 'none (all switched off)'}`,
       );
     }
     sessionOf(request, principal); // a malformed header is refused before the body is read

@@ -218,7 +218,7 @@ function callRow(call) {
     new Date(call.time).toLocaleTimeString(),
     call.agent,
     call.session ?? '',
-    call.tool,
+    call.surface === 'rest' ? call.tool : `${call.tool} (${call.surface})`,
     call.display,
     call.outcome,
     String(call.ms),
@@ -509,6 +509,7 @@ const EXAMPLES = {
 };
 
 async function loadPlayground() {
+  await loadRunAs();
   const select = $('play-tool');
   if (select.options.length > 0) return;
   const { body } = await api('/v1/tools');
@@ -517,6 +518,27 @@ async function loadPlayground() {
     option.value = tool.name;
     select.append(option);
   }
+}
+
+/** "Run as": the signed-in key itself, or any active key (its agent's credits, rate and session budget apply). */
+async function loadRunAs() {
+  const select = $('play-as');
+  const chosen = select.value;
+  const { body } = await api('/v1/admin/keys').catch(() => ({ body: { keys: [] } }));
+  const own = el('option', 'the signed-in key');
+  own.value = '';
+  const options = body.keys
+    .filter((key) => !key.revokedAt)
+    .map((key) => {
+      const option = el(
+        'option',
+        `${key.agent} (key ${key.id}${key.rate ? `, ${formatRate(key.rate)}` : ''})`,
+      );
+      option.value = key.id;
+      return option;
+    });
+  select.replaceChildren(own, ...options);
+  if ([...select.options].some((option) => option.value === chosen)) select.value = chosen;
 }
 
 $('play-tool').addEventListener('change', () => {
@@ -534,13 +556,18 @@ $('play-run').addEventListener('click', async () => {
   }
   $('play-status').textContent = 'Running…';
   const started = performance.now();
-  const { status, body } = await api(`/v1/tools/${encodeURIComponent($('play-tool').value)}`, {
+  const tool = encodeURIComponent($('play-tool').value);
+  const as = $('play-as').value;
+  const path = as ? `/v1/admin/console/as/${encodeURIComponent(as)}/tools/${tool}` : `/v1/tools/${tool}`;
+  const { status, body } = await api(path, {
     method: 'POST',
     body: input,
     keepError: true,
   }).catch((error) => ({ status: 0, body: { error: { message: error.message } } }));
   $('play-status').textContent =
-    `HTTP ${status}, ${Math.round(performance.now() - started)} ms${body.isError ? ' (error result)' : ''}`;
+    `HTTP ${status}, ${Math.round(performance.now() - started)} ms` +
+    (typeof body.data?.creditsSpent === 'number' ? `, ${body.data.creditsSpent} credits` : '') +
+    (body.isError ? ' (error result)' : '');
   $('play-output').textContent = visible(body.output ?? body.error?.message ?? '');
   $('play-data').textContent = pretty(body.data ?? null);
   $('play-display').textContent = visible(body.display ?? '');
