@@ -184,10 +184,29 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
   });
 
   test('overview and providers pages render; the playground shows output, data and display', async () => {
+    const missing = await httpCall(`${url}/v1/tools/web_fetch`, {
+      headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${origin.url}/missing` }),
+    });
+    assert.equal((missing.json as { isError: boolean }).isError, true);
     await page.getByRole('button', { name: 'Overview' }).click();
     await page.locator('#overview-tiles .tile').first().waitFor();
-    assert.equal((await page.locator('#overview-chart svg rect').count()) > 0, true, 'the chart has bars');
+    assert.ok((await page.locator('#overview-chart svg rect').count()) > 0, 'the calls chart has bars');
+    assert.ok((await page.locator('#overview-chart svg rect.bar-error').count()) > 0, 'and an error bar');
+    assert.ok(
+      (await page.locator('#chart-latency svg :is(polyline, circle)').count()) > 0,
+      'latency is drawn',
+    );
+    assert.ok((await page.locator('#chart-credits svg rect').count()) > 0, 'credits are drawn');
+    assert.ok((await page.locator('#chart-errors svg rect').count()) > 0, 'errors by code are drawn');
     assert.match(await page.locator('#overview-tiles').innerText(), /Calls today \(UTC\)\s+\d+/);
+    assert.match(await page.locator('#overview-tiles').innerText(), /In flight\s+0/);
+    await page.getByRole('button', { name: 'Last day' }).click();
+    await page.locator('#overview-tiles', { hasText: 'Calls (24 h)' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Last day' }).getAttribute('aria-pressed'), 'true');
+    assert.ok((await page.locator('#overview-chart svg rect').count()) > 0, 'the day has the same calls');
+    await page.getByRole('button', { name: 'Last hour' }).click();
+    await page.locator('#overview-tiles', { hasText: 'Calls (1 h)' }).waitFor();
     await screenshot(page, 'overview');
     await page.getByRole('button', { name: 'Providers' }).click();
     await page.locator('#providers-body tr').first().waitFor();

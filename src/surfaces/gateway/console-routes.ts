@@ -3,8 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Periscope } from '../../index.ts';
 import type { ApiKeyRecord } from '../../keys/api-keys.ts';
 import type { Principal } from './auth.ts';
+import { createCallStats, type StatsWindow, WINDOWS } from './call-stats.ts';
+import { createFetchHealth } from './fetch-health.ts';
 import { GatewayError, sendJson } from './http-io.ts';
-import { type RecentCall, type RecentCalls, summarize } from './recent-calls.ts';
+import { createRecentCalls, type FinishedCall, outcomeOf, type RecentCall } from './recent-calls.ts';
 
 /** What the console's pages may load: their own files, nothing inline, no frames, no forms, no plug-ins. */
 export const CONSOLE_CSP =
@@ -37,16 +39,23 @@ const HEARTBEAT_MS = 15_000;
 /**
  * The operator console: its static files under `/console` (no build step, no CDN) and its API under
  * `/v1/admin/console/` — `events` (server-sent events: each recent call as it ends), `calls/{id}` (one call with
- * its input and result as the model saw it) and `overview` (the last hour, in-flight and queued calls). The API
- * needs an admin key, or open mode (no keys, loopback only); the gateway checks Host and Origin first.
+ * its input and result as the model saw it), `overview?window=hour|day` (per-minute counts of the last hour or
+ * day, in-flight and queued calls), `fetch-chain` (the web_fetch back-ends in order, with how calls met them) and
+ * `as/{keyId}/tools/{tool}` (the playground, run by the gateway through `actAs`). The API needs an admin key, or
+ * open mode (no keys, loopback only); the gateway checks Host and Origin first.
  */
 export function createConsole(context: {
   periscope: Periscope;
-  recent: RecentCalls;
+  /** `gateway.console.recentCalls` and `recentCallsMaxAgeMs`. */
+  recentCalls: number;
+  recentCallsMaxAgeMs: number;
   gauges: () => { inFlight: number; queued: number };
 }) {
   const files = new Map<string, Buffer>();
   const streams = new Set<ServerResponse>();
+  const recent = createRecentCalls({ capacity: context.recentCalls, maxAgeMs: context.recentCallsMaxAgeMs });
+  const stats = createCallStats();
+  const fetchHealth = createFetchHealth();
 
   function file(name: string): Buffer {
     let body = files.get(name);
@@ -68,6 +77,13 @@ export function createConsole(context: {
   }
 
   return {
+    recent,
+    /** Every call that ran, at its end (the gateway metrics' `onCall`): the tail, the counts, the fetch health. */
+    record(call: FinishedCall): void {
+      recent.add(call);
+      stats.add({ time: Date.now(), ms: call.ms, ...outcomeOf(call.result) });
+      fetchHealth.add(call.tool, call.result);
+    },
     isStatic: (path: string) => path in FILES,
     /**
      * The playground's "run as": the principal a real call with key `keyId` would run as (its agent, its rate, its
@@ -119,28 +135,47 @@ export function createConsole(context: {
         return;
       }
       if (path === '/v1/admin/console/calls') {
-        sendJson(response, 200, { calls: context.recent.list().map(summary) }, SECURITY_HEADERS);
+        sendJson(response, 200, { calls: recent.list().map(summary) }, SECURITY_HEADERS);
         return;
       }
       const callRoute = /^\/v1\/admin\/console\/calls\/(\d{1,15})$/.exec(path);
       if (callRoute?.[1]) {
-        const call = context.recent.get(Number(callRoute[1]));
+        const call = recent.get(Number(callRoute[1]));
         if (!call) throw new GatewayError(404, 'NOT_FOUND', 'no such recent call (it may have aged out)');
         sendJson(response, 200, call, SECURITY_HEADERS);
         return;
       }
       if (path === '/v1/admin/console/overview') {
+        const asked = new URL(request.url ?? '/', 'http://console').searchParams.get('window') ?? 'hour';
+        if (!(asked in WINDOWS)) {
+          throw new GatewayError(
+            400,
+            'BAD_REQUEST',
+            `window must be one of: ${Object.keys(WINDOWS).join(', ')}`,
+          );
+        }
         const gauges = context.gauges();
         sendJson(
           response,
           200,
           {
-            ...summarize(context.recent.list()),
+            ...stats.query(asked as StatsWindow),
             inFlight: gauges.inFlight,
             queued: gauges.queued,
-            recentCallsKept: context.recent.capacity,
+            recentCallsKept: recent.capacity,
             today: await context.periscope.usage(),
           },
+          SECURITY_HEADERS,
+        );
+        return;
+      }
+      if (path === '/v1/admin/console/fetch-chain') {
+        const health = fetchHealth.snapshot();
+        const { fetchBackends } = await context.periscope.status();
+        sendJson(
+          response,
+          200,
+          { backends: fetchBackends.map((backend) => ({ ...backend, health: health[backend.id] ?? null })) },
           SECURITY_HEADERS,
         );
         return;
@@ -176,8 +211,8 @@ export function createConsole(context: {
       response.write(`id: ${call.id}\nevent: call\ndata: ${JSON.stringify(summary(call))}\n\n`);
     };
     response.write('retry: 2000\n\n');
-    for (const call of context.recent.list(after).slice(-BACKLOG)) send(call);
-    const unsubscribe = context.recent.subscribe(send);
+    for (const call of recent.list(after).slice(-BACKLOG)) send(call);
+    const unsubscribe = recent.subscribe(send);
     const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     streams.add(response);

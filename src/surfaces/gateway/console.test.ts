@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
 import { CONSOLE_CSP } from './console-routes.ts';
 import { createGateway, type Gateway } from './gateway.ts';
-import { createRecentCalls, MAX_TEXT_CHARS, summarize } from './recent-calls.ts';
+import { createRecentCalls, MAX_TEXT_CHARS } from './recent-calls.ts';
 
 const HOSTILE_TITLE = '<img src=x onerror=alert(1)> \u202Egnp.exe';
 const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace('<', '&lt;')}</title></head><body><main><article>
@@ -144,9 +144,19 @@ describe('console with keys', () => {
     const overview = await httpCall(`${running.url}/v1/admin/console/overview`, { headers: bearer(admin) });
     assert.equal(overview.status, 200);
     assert.equal(overview.headers['content-security-policy'], CONSOLE_CSP);
-    const body = overview.json as { inFlight: number; queued: number; perMinute: unknown[] };
+    const body = overview.json as { inFlight: number; queued: number; steps: unknown[]; stepMinutes: number };
     assert.equal(body.inFlight, 0);
-    assert.equal(body.perMinute.length, 60);
+    assert.equal(body.queued, 0);
+    assert.equal(body.steps.length, 60);
+    assert.equal(body.stepMinutes, 1);
+    const day = await httpCall(`${running.url}/v1/admin/console/overview?window=day`, {
+      headers: bearer(admin),
+    });
+    assert.equal((day.json as { steps: unknown[] }).steps.length, 96, 'the last day by quarter hour');
+    const bad = await httpCall(`${running.url}/v1/admin/console/overview?window=week`, {
+      headers: bearer(admin),
+    });
+    assert.equal(bad.status, 400);
   });
 
   test('the live tail: a REST call is pushed over server-sent events, and its input and result can be read', async () => {
@@ -470,33 +480,6 @@ describe('the recent-calls ring buffer', () => {
     });
     some.add(entry());
     assert.equal(some.list().length, 1);
-  });
-
-  test('summarize: calls per minute, errors by code, p50/p95, cache hit rate and credits of the last hour', () => {
-    let now = 10_000_000;
-    const recent = createRecentCalls({ capacity: 100, maxAgeMs: 7_200_000, now: () => now });
-    for (let ms = 1; ms <= 20; ms += 1) {
-      recent.add({ ...entry('ok', { cached: ms % 4 === 0, creditsSpent: 1 }), ms: ms * 10 });
-    }
-    recent.add({
-      ...entry(),
-      result: { isError: true, output: 'no', data: { error: { code: 'TIMEOUT', message: 'slow' } } },
-      ms: 5,
-    });
-    now += 90_000;
-    const summary = summarize(recent.list(), now);
-    assert.equal(summary.calls, 21);
-    assert.deepEqual(summary.errorsByCode, { TIMEOUT: 1 });
-    assert.equal(summary.latencyMs.p50, 100);
-    assert.equal(summary.latencyMs.p95, 190, 'nearest rank: the 20th of 21');
-    assert.equal(summary.cacheHitRate, 5 / 21);
-    assert.equal(summary.credits, 20);
-    assert.equal(
-      summary.perMinute.reduce((sum, minute) => sum + minute.calls, 0),
-      21,
-    );
-    assert.equal(summary.perMinute[58]?.calls, 21, 'ninety seconds ago is the minute before last');
-    assert.equal(summarize(recent.list(), now + 3_700_000).calls, 0, 'older than an hour: not counted');
   });
 });
 

@@ -20,7 +20,6 @@ import {
 } from './host-check.ts';
 import { GatewayError, readJsonBody, sendError, sendJson, sendText } from './http-io.ts';
 import { buildOpenApi } from './openapi.ts';
-import { createRecentCalls } from './recent-calls.ts';
 import { agentStatus } from './status-route.ts';
 
 /** A Node request handler for MCP Streamable HTTP, mounted at /mcp. */
@@ -77,22 +76,19 @@ export function createGateway(options: GatewayOptions): Gateway {
     recentCalls: 1000,
     recentCallsMaxAgeMs: 3_600_000,
   };
-  const recent = createRecentCalls({
-    capacity: consoleConfig.enabled ? consoleConfig.recentCalls : 0,
-    maxAgeMs: consoleConfig.recentCallsMaxAgeMs,
-  });
-  const metrics = createGatewayMetrics({
-    maxConcurrentCalls: config.maxConcurrentCalls,
-    maxQueuedCalls: config.maxQueuedCalls,
-    ...(recent.capacity > 0 ? { onCall: recent.add } : {}),
-  });
   const operatorConsole = consoleConfig.enabled
     ? createConsole({
         periscope,
-        recent,
+        recentCalls: consoleConfig.recentCalls,
+        recentCallsMaxAgeMs: consoleConfig.recentCallsMaxAgeMs,
         gauges: () => ({ inFlight: metrics.inFlight, queued: metrics.queued }),
       })
     : undefined;
+  const metrics = createGatewayMetrics({
+    maxConcurrentCalls: config.maxConcurrentCalls,
+    maxQueuedCalls: config.maxQueuedCalls,
+    ...(operatorConsole ? { onCall: operatorConsole.record } : {}),
+  });
   const restTools = new Map<string, Tool>(
     periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'rest')]),
   );
