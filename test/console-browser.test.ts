@@ -50,9 +50,10 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
         network: { allowPrivateNetwork: ['127.0.0.1/32'] },
         cache: { enabled: false },
         limits: { credits: { enabled: true } },
+        fetch: { chain: ['local', 'firecrawl'] },
         gateway: { port: 0 },
       },
-      { store },
+      { store, env: {} },
     );
     await periscope.credits.grant('alice', 50);
     gateway = createGateway({ periscope, version: '0.0.0-test' });
@@ -210,6 +211,10 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     await screenshot(page, 'overview');
     await page.getByRole('button', { name: 'Providers' }).click();
     await page.locator('#providers-body tr').first().waitFor();
+    const fetchRows = page.locator('#fetch-body tr');
+    await fetchRows.first().waitFor();
+    assert.match(await fetchRows.nth(0).innerText(), /^1\s+local\s+origin\s+yes\s+[1-9]/);
+    assert.match(await fetchRows.nth(1).innerText(), /^2\s+firecrawl\s+reader\b.*\s+no: .*API key/);
     await screenshot(page, 'providers');
     await page.getByRole('button', { name: 'Playground' }).click();
     const playground = page.getByRole('region', { name: 'Playground' });

@@ -25,6 +25,7 @@ before(async () => {
   origin = await startTestServer({
     'GET /page': (_request, response) =>
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
+    'GET /broken': (_request, response) => response.writeHead(503).end('down for maintenance'),
   });
 });
 after(() => origin.close());
@@ -348,6 +349,64 @@ test("the playground runs a call as a chosen key: that agent's credits, rate and
     assert.equal((await fetchPage(running.url, carol.key)).status, 429);
   } finally {
     await running.close();
+  }
+});
+
+test("fetch-chain: the web_fetch back-ends in order, whether each can be used, and how this gateway's calls met them", async () => {
+  const store = createMemoryStore();
+  const admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+  const periscope = createPeriscope(
+    {
+      network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+      cache: { enabled: false },
+      fetch: { chain: ['local', 'firecrawl'] },
+      gateway: { port: 0 },
+    },
+    { store, env: {} },
+  );
+  const gateway = createGateway({ periscope });
+  const { url } = await gateway.listen();
+  try {
+    // A 503 from the origin is retryable: local fails, the chain moves on (firecrawl is skipped), and the error
+    // result lists both rungs.
+    assert.equal((await fetchPage(url, admin, '/broken')).status, 200);
+    assert.equal((await fetchPage(url, admin)).status, 200);
+    const answer = await httpCall(`${url}/v1/admin/console/fetch-chain`, { headers: bearer(admin) });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers['content-security-policy'], CONSOLE_CSP);
+    const [local, firecrawl, ...rest] = (answer.json as { backends: Array<Record<string, unknown>> })
+      .backends;
+    assert.deepEqual(rest, []);
+    assert.deepEqual(
+      { ...local, health: { ...(local?.health as object), lastOkAt: 'x', lastFailure: 'y' } },
+      {
+        id: 'local',
+        position: 1,
+        kind: 'origin',
+        rendersJavaScript: false,
+        unavailable: null,
+        health: { ok: 1, failed: 1, skipped: 0, lastOkAt: 'x', lastFailure: 'y' },
+      },
+    );
+    const health = local?.health as { lastOkAt: string; lastFailure: { code: string; message: string } };
+    assert.ok(Date.parse(health.lastOkAt) > Date.now() - 60_000);
+    assert.equal(health.lastFailure.code, 'HTTP_STATUS');
+    assert.match(health.lastFailure.message, /503/);
+    assert.equal(firecrawl?.id, 'firecrawl');
+    assert.equal(firecrawl?.kind, 'reader');
+    assert.match(String(firecrawl?.unavailable), /key/i, 'no key: every call that reaches it skips it');
+    assert.deepEqual(
+      { ...(firecrawl?.health as object), lastOkAt: null },
+      { ok: 0, failed: 0, skipped: 1, lastOkAt: null, lastFailure: null },
+    );
+    const agent = (await createApiKey(store, { agent: 'eve' })).key;
+    assert.equal(
+      (await httpCall(`${url}/v1/admin/console/fetch-chain`, { headers: bearer(agent) })).status,
+      403,
+    );
+  } finally {
+    await gateway.close();
+    await periscope.close();
   }
 });
 

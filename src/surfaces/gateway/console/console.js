@@ -466,7 +466,29 @@ function codeChart(codes, span) {
 // ---------- providers ----------
 
 async function loadProviders() {
-  const { body } = await api('/v1/status');
+  const [{ body }, { body: fetchChain }] = await Promise.all([
+    api('/v1/status'),
+    api('/v1/admin/console/fetch-chain'),
+  ]);
+  $('fetch-body').replaceChildren(
+    ...fetchChain.backends.map((backend) => {
+      const health = backend.health;
+      const failure = health?.lastFailure;
+      const tr = row([
+        String(backend.position),
+        backend.id,
+        backend.kind + (backend.rendersJavaScript ? ', runs JavaScript' : ''),
+        backend.unavailable === null ? 'yes' : `no: ${backend.unavailable}`,
+        String(health?.ok ?? 0),
+        String(health?.failed ?? 0),
+        String(health?.skipped ?? 0),
+        health?.lastOkAt ?? '',
+        failure ? `${failure.at} ${failure.code}: ${failure.message}` : '',
+      ]);
+      tr.className = backend.unavailable === null ? 'ok' : 'failed';
+      return tr;
+    }),
+  );
   const providers = (body.providers ?? []).filter((p) => p.inChain || p.inImageChain);
   providers.sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
   $('providers-body').replaceChildren(
