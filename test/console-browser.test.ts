@@ -3,6 +3,8 @@
 // page title shown as text (no element made from it, no script run, bidi overrides made visible), create and revoke
 // a key and see the revoked key refused, run the playground. Chromium may reach only the gateway on 127.0.0.1.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -19,6 +21,81 @@ const HOSTILE_TITLE = '<img src=x onerror="window.pwned=1"> Tides \u202Egnp.exe'
 const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace(/</g, '&lt;').replace(/"/g, '&quot;')}</title></head>
 <body><main><article><h1>Tide tables for Brest</h1><p>${'High tide is at 06:12 and again at 18:40. '.repeat(20)}</p>
 <p><a href="javascript:window.pwned=2">click me</a></p></article></main></body></html>`;
+
+/** axe-core (a dev dependency), evaluated into the page through the DevTools protocol: the console's CSP allows no
+ * script of another origin or inline, and the check must not need the CSP loosened. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+/** axe's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules, and best practices). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> };
+      }
+    ).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
+}
+
+/**
+ * Keyboard and labels on the page as it is now: every visible, enabled control has an accessible name, and Tab
+ * from the top reaches every one of them. Returns what fails.
+ */
+async function keyboardProblems(page: Page): Promise<string[]> {
+  const controls = await page.evaluate(() => {
+    // Native controls whatever their tabindex (tabindex=-1 takes one out of the Tab order: that is a failure).
+    const selector = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
+    const found: Array<{ id: string; named: boolean }> = [];
+    for (const [index, control] of [...document.querySelectorAll<HTMLElement>(selector)].entries()) {
+      if (control.matches(':disabled') || control.getClientRects().length === 0) continue;
+      control.dataset.kbd = String(index);
+      const labelled =
+        (control as HTMLInputElement).labels?.length ||
+        control.getAttribute('aria-label') ||
+        control.getAttribute('aria-labelledby') ||
+        (control.matches('button, a, tr') && control.textContent?.trim());
+      found.push({ id: String(index), named: Boolean(labelled) });
+    }
+    return found;
+  });
+  const problems = controls
+    .filter((control) => !control.named)
+    .map((control) => `control ${control.id} has no label`);
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+  await page.locator('body').focus();
+  const reached = new Set<string>();
+  for (let press = 0; press < controls.length + 5; press += 1) {
+    await page.keyboard.press('Tab');
+    const id = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kbd);
+    if (id !== undefined) reached.add(id);
+  }
+  for (const control of controls) {
+    if (!reached.has(control.id)) {
+      problems.push(
+        `Tab never reaches control ${control.id}: ${await page.locator(`[data-kbd="${control.id}"]`).evaluate((node) => node.outerHTML.slice(0, 120))}`,
+      );
+    }
+  }
+  return problems;
+}
 
 /** With PERISCOPE_CONSOLE_SCREENSHOTS=1 the run saves each page to docs/console/ (the README shows them). */
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -167,7 +244,7 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     await row.waitFor();
     await page.locator('#balances-body tr', { hasText: 'bob' }).filter({ hasText: '5' }).waitFor();
     page.once('dialog', (dialog) => dialog.accept('2/min'));
-    await row.getByRole('button', { name: /Set the rate/ }).click();
+    await row.getByRole('button', { name: /Set rate of key/ }).click();
     await page.locator('#keys-body tr', { hasText: 'bob' }).filter({ hasText: '2/min' }).waitFor();
     page.once('dialog', (dialog) => dialog.accept());
     await row.getByRole('button', { name: /Revoke key/ }).click();
@@ -240,5 +317,36 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     assert.match(await played.innerText(), /\balice\b/, 'the playground call is in the tail as alice');
     assert.equal(await page.locator('main img').count(), 0);
     assert.deepEqual(cspErrors, [], 'the console itself breaks none of its own Content-Security-Policy');
+  });
+
+  test('accessibility on every page: no serious or critical axe violation, every control labelled and reached by Tab, tabs open with Enter and Space', async () => {
+    const signIn = await page.context().newPage();
+    await signIn.goto(`${url}/console`);
+    await signIn.getByLabel('Admin key').waitFor();
+    assert.deepEqual(await seriousViolations(signIn), [], 'sign-in page');
+    assert.deepEqual(await keyboardProblems(signIn), [], 'sign-in page');
+    await signIn.close();
+
+    const checked: string[] = [];
+    for (const [name, ready] of [
+      ['Calls', '#calls-body tr'],
+      ['Overview', '#overview-tiles .tile'],
+      ['Providers', '#fetch-body tr'],
+      ['Keys and credits', '#balances-body tr'],
+      ['Playground', '#play-as option'],
+    ] as const) {
+      // Each tab is opened from the keyboard: Enter for some, Space for the others.
+      const tab = page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name, exact: true });
+      await tab.focus();
+      await page.keyboard.press(checked.length % 2 === 0 ? 'Enter' : 'Space');
+      assert.equal(await tab.getAttribute('aria-current'), 'page', `${name} opened from the keyboard`);
+      await page.locator(ready).first().waitFor({ state: 'attached' });
+      if (name === 'Calls') await page.locator('#calls-body tr').first().press('Enter');
+      if (name === 'Calls') await page.locator('#call-detail').waitFor();
+      assert.deepEqual(await seriousViolations(page), [], `${name} page`);
+      assert.deepEqual(await keyboardProblems(page), [], `${name} page`);
+      checked.push(name);
+    }
+    assert.equal(checked.length, 5);
   });
 });
