@@ -306,7 +306,7 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     await page.locator('#play-status').filter({ hasText: 'HTTP 200' }).waitFor();
     const after = await periscope.credits.balance('alice');
     assert.ok(after < before, `alice was charged (${before} → ${after})`);
-    assert.match(await page.locator('#play-status').innerText(), new RegExp(`${before - after} credits`));
+    assert.match(await page.locator('#play-status').innerText(), new RegExp(`${before - after} credits?\\b`));
     assert.match(await page.locator('#play-output').innerText(), /High tide is at 06:12/);
     assert.match(await page.locator('#play-data').innerText(), /onerror/);
     assert.match(await page.locator('#play-display').innerText(), /^fetch /);

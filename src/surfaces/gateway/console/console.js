@@ -710,7 +710,9 @@ $('play-run').addEventListener('click', async () => {
   }).catch((error) => ({ status: 0, body: { error: { message: error.message } } }));
   $('play-status').textContent =
     `HTTP ${status}, ${Math.round(performance.now() - started)} ms` +
-    (typeof body.data?.creditsSpent === 'number' ? `, ${body.data.creditsSpent} credits` : '') +
+    (typeof body.data?.creditsSpent === 'number'
+      ? `, ${body.data.creditsSpent} credit${body.data.creditsSpent === 1 ? '' : 's'}`
+      : '') +
     (body.isError ? ' (error result)' : '');
   $('play-output').textContent = visible(body.output ?? body.error?.message ?? '');
   $('play-data').textContent = pretty(body.data ?? null);
