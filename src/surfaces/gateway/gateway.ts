@@ -192,8 +192,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
       const playAs = /^\/v1\/admin\/console\/as\/([^/]+)\/tools\/([^/]+)$/.exec(path);
       if (playAs?.[1] && playAs[2]) {
-        allow(method, 'POST');
         const principal = await auth.authenticate(request);
+        allow(method, 'POST');
         const as = operatorConsole.actAs(principal, playAs[1], await listApiKeys(state));
         await callTool(playAs[2], request, response, as, consoleTools);
         return;
