@@ -22,11 +22,17 @@ const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace('<', '&l
 <p><a href="javascript:alert(1)">click</a></p></article></main></body></html>`;
 
 let origin: TestServer;
+/** Requests to /slow waiting to be answered. */
+const slowPages = new Set<() => void>();
 before(async () => {
   origin = await startTestServer({
     'GET /page': (_request, response) =>
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
     'GET /broken': (_request, response) => response.writeHead(503).end('down for maintenance'),
+    'GET /slow': async (_request, response) => {
+      await new Promise<void>((resolve) => slowPages.add(resolve));
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+    },
   });
 });
 after(() => origin.close());
@@ -411,6 +417,53 @@ test("fetch-chain: the web_fetch back-ends in order, whether each can be used, a
   }
 });
 
+test('the overview shows the calls running now and those queued behind gateway.maxConcurrentCalls', async () => {
+  const running = await startGateway({ maxConcurrentCalls: 1, maxQueuedCalls: 5 });
+  try {
+    const gauges = async () => {
+      const { inFlight, queued } = (await httpCall(`${running.url}/v1/admin/console/overview`)).json as {
+        inFlight: number;
+        queued: number;
+      };
+      return { inFlight, queued };
+    };
+    const call = () =>
+      httpCall(`${running.url}/v1/tools/web_fetch`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${origin.url}/slow` }),
+      });
+    /** The gauges once they read `expected` (each call reaches the gateway in its own time), or the last read. */
+    const settled = async (expected: { inFlight: number; queued: number }) => {
+      const deadline = Date.now() + 5000;
+      let seen = await gauges();
+      while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        seen = await gauges();
+      }
+      return seen;
+    };
+    const releasePage = async () => {
+      const deadline = Date.now() + 5000;
+      while (slowPages.size === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(slowPages.size, 1, 'one page request at a time: the other call waits in the queue');
+      for (const answer of slowPages) answer();
+      slowPages.clear();
+    };
+    const first = call();
+    const second = call();
+    assert.deepEqual(await settled({ inFlight: 1, queued: 1 }), { inFlight: 1, queued: 1 });
+    await releasePage();
+    assert.deepEqual(await settled({ inFlight: 1, queued: 0 }), { inFlight: 1, queued: 0 });
+    await releasePage();
+    assert.equal((await first).status, 200);
+    assert.equal((await second).status, 200);
+    assert.deepEqual(await gauges(), { inFlight: 0, queued: 0 });
+  } finally {
+    await running.close();
+  }
+});
+
 test('open mode (no keys, loopback): the console API answers without a key', async () => {
   const running = await startGateway();
   try {
@@ -436,6 +489,12 @@ test('gateway.console.recentCalls bounds what is kept: the newest N calls', asyn
     assert.deepEqual(
       (list.json as { calls: Array<{ id: number }> }).calls.map((call) => call.id),
       [3, 4, 5],
+    );
+    const overview = await httpCall(`${running.url}/v1/admin/console/overview`, { headers: bearer(admin) });
+    assert.equal(
+      (overview.json as { calls: number }).calls,
+      5,
+      'the overview counts every call, not only those kept',
     );
   } finally {
     await running.close();
