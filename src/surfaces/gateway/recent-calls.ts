@@ -20,7 +20,7 @@ export interface RecentCall {
   agent: string;
   session: string | null;
   tool: string;
-  /** `rest` or `mcp`. */
+  /** `rest`, `mcp`, or `console` (the playground). */
   surface: string;
   /** The result's one line for people. */
   display: string;
