@@ -16,6 +16,7 @@ import { createEgressGate } from './egress/egress-gate.ts';
 import { PeriscopeError } from './errors.ts';
 import { DocumentCache } from './fetch/document-cache.ts';
 import type { FetchBackend } from './fetch/fetch-backend.ts';
+import type { FetchBackendStatus } from './fetch/fetch-chain.ts';
 import { createConfiguredFetchChain } from './fetch/fetch-setup.ts';
 import { createKeyAccounts, type KeyAccounts } from './keys/key-accounts.ts';
 import { createHttpClient } from './net/http-client.ts';
@@ -84,8 +85,14 @@ export interface Periscope {
    * no limits, credits or usage). Rejects with INVALID_INPUT, UNSUPPORTED_CONTENT (binary) or EMPTY_CONTENT.
    */
   extract(input: ExtractPageInput): Promise<ExtractedPage>;
-  /** Every search provider: in the chain or not, credentials, health, and (`quota: true`) live quota. */
-  status(options?: { quota?: boolean; signal?: AbortSignal }): Promise<{ providers: ProviderStatus[] }>;
+  /**
+   * Every search provider: in the chain or not, credentials, health, and (`quota: true`) live quota; and the
+   * web_fetch back-ends in `fetch.chain` order, with whether each can be used.
+   */
+  status(options?: {
+    quota?: boolean;
+    signal?: AbortSignal;
+  }): Promise<{ providers: ProviderStatus[]; fetchBackends: FetchBackendStatus[] }>;
   /** Calls, cache hits, errors and credits of one day (default today, UTC) per agent, tool and provider. */
   usage(query?: UsageQuery): Promise<UsageReport>;
   /** Credit balances, grants and ledgers (`limits.credits`). */
@@ -217,7 +224,10 @@ export function createPeriscope(
         : switchedOff('image_search'),
     verifyCitation: async (input, executeOptions) =>
       checkCitation(validateInput(verifyCitationInputSchema, input, 'verifyCitation'), executeOptions),
-    status: async (statusOptions) => ({ providers: await chain.status(statusOptions) }),
+    status: async (statusOptions) => ({
+      providers: await chain.status(statusOptions),
+      fetchBackends: fetchChain.status(),
+    }),
     fetch: fetchPage,
     extract: (input) =>
       extractPage({
@@ -297,6 +307,7 @@ export {
   type ReasonsByCode,
   type ToolErrorData,
 } from './errors.ts';
+export type { FetchBackendStatus } from './fetch/fetch-chain.ts';
 export type { RateSetting } from './keys/api-keys.ts';
 export type { ApiKeyInfo, CreatedKey, CreateKeyInput, KeyAccounts } from './keys/key-accounts.ts';
 export { type ThrowForStatusOptions, throwForStatus } from './net/http-status.ts';

@@ -3,6 +3,8 @@
 // page title shown as text (no element made from it, no script run, bidi overrides made visible), create and revoke
 // a key and see the revoked key refused, run the playground. Chromium may reach only the gateway on 127.0.0.1.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -19,6 +21,81 @@ const HOSTILE_TITLE = '<img src=x onerror="window.pwned=1"> Tides \u202Egnp.exe'
 const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace(/</g, '&lt;').replace(/"/g, '&quot;')}</title></head>
 <body><main><article><h1>Tide tables for Brest</h1><p>${'High tide is at 06:12 and again at 18:40. '.repeat(20)}</p>
 <p><a href="javascript:window.pwned=2">click me</a></p></article></main></body></html>`;
+
+/** axe-core (a dev dependency), evaluated into the page through the DevTools protocol: the console's CSP allows no
+ * script of another origin or inline, and the check must not need the CSP loosened. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+/** axe's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules, and best practices). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> };
+      }
+    ).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
+}
+
+/**
+ * Keyboard and labels on the page as it is now: every visible, enabled control has an accessible name, and Tab
+ * from the top reaches every one of them. Returns what fails.
+ */
+async function keyboardProblems(page: Page): Promise<string[]> {
+  const controls = await page.evaluate(() => {
+    // Native controls whatever their tabindex (tabindex=-1 takes one out of the Tab order: that is a failure).
+    const selector = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
+    const found: Array<{ id: string; named: boolean }> = [];
+    for (const [index, control] of [...document.querySelectorAll<HTMLElement>(selector)].entries()) {
+      if (control.matches(':disabled') || control.getClientRects().length === 0) continue;
+      control.dataset.kbd = String(index);
+      const labelled =
+        (control as HTMLInputElement).labels?.length ||
+        control.getAttribute('aria-label') ||
+        control.getAttribute('aria-labelledby') ||
+        (control.matches('button, a, tr') && control.textContent?.trim());
+      found.push({ id: String(index), named: Boolean(labelled) });
+    }
+    return found;
+  });
+  const problems = controls
+    .filter((control) => !control.named)
+    .map((control) => `control ${control.id} has no label`);
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+  await page.locator('body').focus();
+  const reached = new Set<string>();
+  for (let press = 0; press < controls.length + 5; press += 1) {
+    await page.keyboard.press('Tab');
+    const id = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kbd);
+    if (id !== undefined) reached.add(id);
+  }
+  for (const control of controls) {
+    if (!reached.has(control.id)) {
+      problems.push(
+        `Tab never reaches control ${control.id}: ${await page.locator(`[data-kbd="${control.id}"]`).evaluate((node) => node.outerHTML.slice(0, 120))}`,
+      );
+    }
+  }
+  return problems;
+}
 
 /** With PERISCOPE_CONSOLE_SCREENSHOTS=1 the run saves each page to docs/console/ (the README shows them). */
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -46,9 +123,16 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
     alice = (await createApiKey(store, { agent: 'alice' })).key;
     periscope = createPeriscope(
-      { network: { allowPrivateNetwork: ['127.0.0.1/32'] }, cache: { enabled: false }, gateway: { port: 0 } },
-      { store },
+      {
+        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        cache: { enabled: false },
+        limits: { credits: { enabled: true } },
+        fetch: { chain: ['local', 'firecrawl'] },
+        gateway: { port: 0 },
+      },
+      { store, env: {} },
     );
+    await periscope.credits.grant('alice', 50);
     gateway = createGateway({ periscope, version: '0.0.0-test' });
     url = (await gateway.listen()).url;
     const { chromium } = await import('playwright-core');
@@ -160,7 +244,7 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     await row.waitFor();
     await page.locator('#balances-body tr', { hasText: 'bob' }).filter({ hasText: '5' }).waitFor();
     page.once('dialog', (dialog) => dialog.accept('2/min'));
-    await row.getByRole('button', { name: /Set the rate/ }).click();
+    await row.getByRole('button', { name: /Set rate of key/ }).click();
     await page.locator('#keys-body tr', { hasText: 'bob' }).filter({ hasText: '2/min' }).waitFor();
     page.once('dialog', (dialog) => dialog.accept());
     await row.getByRole('button', { name: /Revoke key/ }).click();
@@ -178,25 +262,91 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
   });
 
   test('overview and providers pages render; the playground shows output, data and display', async () => {
+    const missing = await httpCall(`${url}/v1/tools/web_fetch`, {
+      headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${origin.url}/missing` }),
+    });
+    assert.equal((missing.json as { isError: boolean }).isError, true);
     await page.getByRole('button', { name: 'Overview' }).click();
     await page.locator('#overview-tiles .tile').first().waitFor();
-    assert.equal((await page.locator('#overview-chart svg rect').count()) > 0, true, 'the chart has bars');
+    assert.ok((await page.locator('#overview-chart svg rect').count()) > 0, 'the calls chart has bars');
+    assert.ok((await page.locator('#overview-chart svg rect.bar-error').count()) > 0, 'and an error bar');
+    assert.ok(
+      (await page.locator('#chart-latency svg :is(polyline, circle)').count()) > 0,
+      'latency is drawn',
+    );
+    assert.ok((await page.locator('#chart-credits svg rect').count()) > 0, 'credits are drawn');
+    assert.ok((await page.locator('#chart-errors svg rect').count()) > 0, 'errors by code are drawn');
     assert.match(await page.locator('#overview-tiles').innerText(), /Calls today \(UTC\)\s+\d+/);
+    assert.match(await page.locator('#overview-tiles').innerText(), /In flight\s+0/);
+    await page.getByRole('button', { name: 'Last day' }).click();
+    await page.locator('#overview-tiles', { hasText: 'Calls (24 h)' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Last day' }).getAttribute('aria-pressed'), 'true');
+    assert.ok((await page.locator('#overview-chart svg rect').count()) > 0, 'the day has the same calls');
+    await page.getByRole('button', { name: 'Last hour' }).click();
+    await page.locator('#overview-tiles', { hasText: 'Calls (1 h)' }).waitFor();
     await screenshot(page, 'overview');
     await page.getByRole('button', { name: 'Providers' }).click();
     await page.locator('#providers-body tr').first().waitFor();
+    const fetchRows = page.locator('#fetch-body tr');
+    await fetchRows.first().waitFor();
+    assert.match(await fetchRows.nth(0).innerText(), /^1\s+local\s+origin\s+yes\s+[1-9]/);
+    assert.match(await fetchRows.nth(1).innerText(), /^2\s+firecrawl\s+reader\b.*\s+no: .*API key/);
     await screenshot(page, 'providers');
     await page.getByRole('button', { name: 'Playground' }).click();
     const playground = page.getByRole('region', { name: 'Playground' });
+    const runAs = playground.getByLabel('Run as');
+    const aliceKey = runAs.locator('option', { hasText: 'alice' });
+    await aliceKey.waitFor({ state: 'attached' });
+    await runAs.selectOption((await aliceKey.getAttribute('value')) ?? '');
     await playground.getByLabel('Tool').selectOption('web_fetch');
     await playground.getByLabel('Input (JSON)').fill(JSON.stringify({ url: `${origin.url}/hostile` }));
+    const before = await periscope.credits.balance('alice');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('#play-status').filter({ hasText: 'HTTP 200' }).waitFor();
+    const after = await periscope.credits.balance('alice');
+    assert.ok(after < before, `alice was charged (${before} → ${after})`);
+    assert.match(await page.locator('#play-status').innerText(), new RegExp(`${before - after} credits?\\b`));
     assert.match(await page.locator('#play-output').innerText(), /High tide is at 06:12/);
     assert.match(await page.locator('#play-data').innerText(), /onerror/);
     assert.match(await page.locator('#play-display').innerText(), /^fetch /);
     await screenshot(page, 'playground');
+    await page.getByRole('button', { name: 'Calls' }).click();
+    const played = page.locator('#calls-body tr', { hasText: 'web_fetch (console)' }).first();
+    await played.waitFor({ timeout: 3000 });
+    assert.match(await played.innerText(), /\balice\b/, 'the playground call is in the tail as alice');
     assert.equal(await page.locator('main img').count(), 0);
     assert.deepEqual(cspErrors, [], 'the console itself breaks none of its own Content-Security-Policy');
+  });
+
+  test('accessibility on every page: no serious or critical axe violation, every control labelled and reached by Tab, tabs open with Enter and Space', async () => {
+    const signIn = await page.context().newPage();
+    await signIn.goto(`${url}/console`);
+    await signIn.getByLabel('Admin key').waitFor();
+    assert.deepEqual(await seriousViolations(signIn), [], 'sign-in page');
+    assert.deepEqual(await keyboardProblems(signIn), [], 'sign-in page');
+    await signIn.close();
+
+    const checked: string[] = [];
+    for (const [name, ready] of [
+      ['Calls', '#calls-body tr'],
+      ['Overview', '#overview-tiles .tile'],
+      ['Providers', '#fetch-body tr'],
+      ['Keys and credits', '#balances-body tr'],
+      ['Playground', '#play-as option'],
+    ] as const) {
+      // Each tab is opened from the keyboard: Enter for some, Space for the others.
+      const tab = page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name, exact: true });
+      await tab.focus();
+      await page.keyboard.press(checked.length % 2 === 0 ? 'Enter' : 'Space');
+      assert.equal(await tab.getAttribute('aria-current'), 'page', `${name} opened from the keyboard`);
+      await page.locator(ready).first().waitFor({ state: 'attached' });
+      if (name === 'Calls') await page.locator('#calls-body tr').first().press('Enter');
+      if (name === 'Calls') await page.locator('#call-detail').waitFor();
+      assert.deepEqual(await seriousViolations(page), [], `${name} page`);
+      assert.deepEqual(await keyboardProblems(page), [], `${name} page`);
+      checked.push(name);
+    }
+    assert.equal(checked.length, 5);
   });
 });

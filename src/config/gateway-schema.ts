@@ -86,7 +86,7 @@ export const gatewaySchema = z
           .boolean()
           .default(true)
           .describe(
-            'Serve the operator console at `/console` (admin keys only; open loopback mode when no key exists). `false`: `/console` and its API answer 404 and no recent calls are kept.',
+            'Serve the operator console at `/console` (admin keys only; open loopback mode when no key exists). `false`: `/console` and its API answer 404 and no recent calls or overview counts are kept.',
           ),
         recentCalls: z
           .number()
@@ -95,7 +95,7 @@ export const gatewaySchema = z
           .max(100_000)
           .default(1000)
           .describe(
-            "Recent tool calls kept in memory for the console's live tail and overview (a ring buffer; 0 keeps none).",
+            "Recent tool calls kept in memory for the console's live tail and call details (a ring buffer; 0 keeps none). The overview's per-minute counts (one day) are kept apart and count every call.",
           ),
         recentCallsMaxAgeMs: positiveMs
           .default(3_600_000)

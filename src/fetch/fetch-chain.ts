@@ -22,8 +22,21 @@ export interface FetchChainSettings {
 /** The page, with the back-end that returned it and every rung's part. */
 export type FetchChainResult = FetchedPage & { backend: string; attempts: FetchAttempt[] };
 
+/** One rung of the chain as `status()` shows it: where it stands, what it is, whether it can be used now. */
+export interface FetchBackendStatus {
+  id: string;
+  /** 1 for the first rung tried. */
+  position: number;
+  kind: 'origin' | 'reader';
+  rendersJavaScript: boolean;
+  /** Why every call skips it (no key, no browser, `fetch.thirdParty: false`), or null when it can be asked. */
+  unavailable: string | null;
+}
+
 export interface FetchChain {
   readonly ids: readonly string[];
+  /** The back-ends in order, read now without a request. */
+  status(): FetchBackendStatus[];
   fetch(request: PageRequest, context: CallContext): Promise<FetchChainResult>;
   /** Closes what the back-ends hold (the browser). */
   close(): Promise<void>;
@@ -78,6 +91,17 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
   const { backends } = settings;
   return {
     ids: backends.map((backend) => backend.id),
+    status: () =>
+      backends.map((backend, index) => ({
+        id: backend.id,
+        position: index + 1,
+        kind: backend.kind,
+        rendersJavaScript: backend.rendersJavaScript,
+        unavailable:
+          backend.kind === 'reader' && !settings.thirdParty
+            ? 'third-party readers are off (fetch.thirdParty: false)'
+            : (backend.unavailableReason() ?? null),
+      })),
     async fetch(request, context) {
       refuseUserinfo(request.url);
       const verdict = await settings.preflight(request.url);

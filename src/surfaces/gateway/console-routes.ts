@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Periscope } from '../../index.ts';
+import type { ApiKeyRecord } from '../../keys/api-keys.ts';
 import type { Principal } from './auth.ts';
+import { createCallStats, type StatsWindow, WINDOWS } from './call-stats.ts';
+import { createFetchHealth } from './fetch-health.ts';
 import { GatewayError, sendJson } from './http-io.ts';
-import { type RecentCall, type RecentCalls, summarize } from './recent-calls.ts';
+import { createRecentCalls, type FinishedCall, outcomeOf, type RecentCall } from './recent-calls.ts';
 
 /** What the console's pages may load: their own files, nothing inline, no frames, no forms, no plug-ins. */
 export const CONSOLE_CSP =
@@ -36,16 +39,23 @@ const HEARTBEAT_MS = 15_000;
 /**
  * The operator console: its static files under `/console` (no build step, no CDN) and its API under
  * `/v1/admin/console/` — `events` (server-sent events: each recent call as it ends), `calls/{id}` (one call with
- * its input and result as the model saw it) and `overview` (the last hour, in-flight and queued calls). The API
- * needs an admin key, or open mode (no keys, loopback only); the gateway checks Host and Origin first.
+ * its input and result as the model saw it), `overview?window=hour|day` (per-minute counts of the last hour or
+ * day, in-flight and queued calls), `fetch-chain` (the web_fetch back-ends in order, with how calls met them) and
+ * `as/{keyId}/tools/{tool}` (the playground, run by the gateway through `actAs`). The API needs an admin key, or
+ * open mode (no keys, loopback only); the gateway checks Host and Origin first.
  */
 export function createConsole(context: {
   periscope: Periscope;
-  recent: RecentCalls;
+  /** `gateway.console.recentCalls` and `recentCallsMaxAgeMs`. */
+  recentCalls: number;
+  recentCallsMaxAgeMs: number;
   gauges: () => { inFlight: number; queued: number };
 }) {
   const files = new Map<string, Buffer>();
   const streams = new Set<ServerResponse>();
+  const recent = createRecentCalls({ capacity: context.recentCalls, maxAgeMs: context.recentCallsMaxAgeMs });
+  const stats = createCallStats();
+  const fetchHealth = createFetchHealth();
 
   function file(name: string): Buffer {
     let body = files.get(name);
@@ -56,8 +66,43 @@ export function createConsole(context: {
     return body;
   }
 
+  function requireAdmin(principal: Principal): void {
+    if (!principal.admin && principal.key) {
+      throw new GatewayError(
+        403,
+        'FORBIDDEN',
+        'the console needs an admin key (periscope keys create --admin)',
+      );
+    }
+  }
+
   return {
+    recent,
+    /** Every call that ran, at its end (the gateway metrics' `onCall`): the tail, the counts, the fetch health. */
+    record(call: FinishedCall): void {
+      recent.add(call);
+      stats.add({ time: Date.now(), ms: call.ms, ...outcomeOf(call.result) });
+      fetchHealth.add(call.tool, call.result);
+    },
     isStatic: (path: string) => path in FILES,
+    /**
+     * The playground's "run as": the principal a real call with key `keyId` would run as (its agent, its rate, its
+     * domains and session budget), for an admin (or open mode). A revoked or unknown key is refused: a call with it
+     * would be.
+     */
+    actAs(principal: Principal, keyId: string, keys: readonly ApiKeyRecord[]): Principal {
+      requireAdmin(principal);
+      const key = keys.find((record) => record.id === keyId);
+      if (!key) throw new GatewayError(404, 'NOT_FOUND', `no key ${keyId.slice(0, 64)}; see /v1/admin/keys`);
+      if (key.revokedAt) {
+        throw new GatewayError(
+          400,
+          'BAD_REQUEST',
+          `key ${key.id} was revoked (its calls are refused); pick an active key`,
+        );
+      }
+      return { agent: key.agent, admin: key.admin, key };
+    },
     /** GET a console file, with the console's Content-Security-Policy. */
     serveStatic(request: IncomingMessage, response: ServerResponse, path: string): void {
       const entry = FILES[path];
@@ -81,13 +126,7 @@ export function createConsole(context: {
       path: string,
       principal: Principal,
     ): Promise<void> {
-      if (!principal.admin && principal.key) {
-        throw new GatewayError(
-          403,
-          'FORBIDDEN',
-          'the console needs an admin key (periscope keys create --admin)',
-        );
-      }
+      requireAdmin(principal);
       if (request.method !== 'GET') {
         throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use GET here', { allow: 'GET' });
       }
@@ -96,28 +135,47 @@ export function createConsole(context: {
         return;
       }
       if (path === '/v1/admin/console/calls') {
-        sendJson(response, 200, { calls: context.recent.list().map(summary) }, SECURITY_HEADERS);
+        sendJson(response, 200, { calls: recent.list().map(summary) }, SECURITY_HEADERS);
         return;
       }
       const callRoute = /^\/v1\/admin\/console\/calls\/(\d{1,15})$/.exec(path);
       if (callRoute?.[1]) {
-        const call = context.recent.get(Number(callRoute[1]));
+        const call = recent.get(Number(callRoute[1]));
         if (!call) throw new GatewayError(404, 'NOT_FOUND', 'no such recent call (it may have aged out)');
         sendJson(response, 200, call, SECURITY_HEADERS);
         return;
       }
       if (path === '/v1/admin/console/overview') {
+        const asked = new URL(request.url ?? '/', 'http://console').searchParams.get('window') ?? 'hour';
+        if (!(asked in WINDOWS)) {
+          throw new GatewayError(
+            400,
+            'BAD_REQUEST',
+            `window must be one of: ${Object.keys(WINDOWS).join(', ')}`,
+          );
+        }
         const gauges = context.gauges();
         sendJson(
           response,
           200,
           {
-            ...summarize(context.recent.list()),
+            ...stats.query(asked as StatsWindow),
             inFlight: gauges.inFlight,
             queued: gauges.queued,
-            recentCallsKept: context.recent.capacity,
+            recentCallsKept: recent.capacity,
             today: await context.periscope.usage(),
           },
+          SECURITY_HEADERS,
+        );
+        return;
+      }
+      if (path === '/v1/admin/console/fetch-chain') {
+        const health = fetchHealth.snapshot();
+        const { fetchBackends } = await context.periscope.status();
+        sendJson(
+          response,
+          200,
+          { backends: fetchBackends.map((backend) => ({ ...backend, health: health[backend.id] ?? null })) },
           SECURITY_HEADERS,
         );
         return;
@@ -153,8 +211,8 @@ export function createConsole(context: {
       response.write(`id: ${call.id}\nevent: call\ndata: ${JSON.stringify(summary(call))}\n\n`);
     };
     response.write('retry: 2000\n\n');
-    for (const call of context.recent.list(after).slice(-BACKLOG)) send(call);
-    const unsubscribe = context.recent.subscribe(send);
+    for (const call of recent.list(after).slice(-BACKLOG)) send(call);
+    const unsubscribe = recent.subscribe(send);
     const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     streams.add(response);

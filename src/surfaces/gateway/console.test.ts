@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
-import { createPeriscope, type Periscope } from '../../index.ts';
+import { createPeriscope, type Periscope, type PeriscopeConfigInput } from '../../index.ts';
 import { createApiKey } from '../../keys/api-keys.ts';
 import { createMemoryStore } from '../../store/memory-store.ts';
 import type { Store } from '../../store/store.ts';
@@ -13,7 +14,7 @@ import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
 import { CONSOLE_CSP } from './console-routes.ts';
 import { createGateway, type Gateway } from './gateway.ts';
-import { createRecentCalls, MAX_TEXT_CHARS, summarize } from './recent-calls.ts';
+import { createRecentCalls, MAX_TEXT_CHARS } from './recent-calls.ts';
 
 const HOSTILE_TITLE = '<img src=x onerror=alert(1)> \u202Egnp.exe';
 const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace('<', '&lt;')}</title></head><body><main><article>
@@ -21,10 +22,17 @@ const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace('<', '&l
 <p><a href="javascript:alert(1)">click</a></p></article></main></body></html>`;
 
 let origin: TestServer;
+/** Requests to /slow waiting to be answered. */
+const slowPages = new Set<() => void>();
 before(async () => {
   origin = await startTestServer({
     'GET /page': (_request, response) =>
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
+    'GET /broken': (_request, response) => response.writeHead(503).end('down for maintenance'),
+    'GET /slow': async (_request, response) => {
+      await new Promise<void>((resolve) => slowPages.add(resolve));
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+    },
   });
 });
 after(() => origin.close());
@@ -40,6 +48,7 @@ interface Running {
 async function startGateway(
   gateway: Partial<GatewayConfig> = {},
   seed: (store: Store) => Promise<void> = async () => {},
+  extra: Omit<PeriscopeConfigInput, 'gateway'> = {},
 ): Promise<Running> {
   const store = createMemoryStore();
   await seed(store);
@@ -47,6 +56,7 @@ async function startGateway(
     {
       network: { allowPrivateNetwork: ['127.0.0.1/32'] },
       cache: { enabled: false },
+      ...extra,
       gateway: { port: 0, ...gateway },
     },
     { store },
@@ -142,9 +152,19 @@ describe('console with keys', () => {
     const overview = await httpCall(`${running.url}/v1/admin/console/overview`, { headers: bearer(admin) });
     assert.equal(overview.status, 200);
     assert.equal(overview.headers['content-security-policy'], CONSOLE_CSP);
-    const body = overview.json as { inFlight: number; queued: number; perMinute: unknown[] };
+    const body = overview.json as { inFlight: number; queued: number; steps: unknown[]; stepMinutes: number };
     assert.equal(body.inFlight, 0);
-    assert.equal(body.perMinute.length, 60);
+    assert.equal(body.queued, 0);
+    assert.equal(body.steps.length, 60);
+    assert.equal(body.stepMinutes, 1);
+    const day = await httpCall(`${running.url}/v1/admin/console/overview?window=day`, {
+      headers: bearer(admin),
+    });
+    assert.equal((day.json as { steps: unknown[] }).steps.length, 96, 'the last day by quarter hour');
+    const bad = await httpCall(`${running.url}/v1/admin/console/overview?window=week`, {
+      headers: bearer(admin),
+    });
+    assert.equal(bad.status, 400);
   });
 
   test('the live tail: a REST call is pushed over server-sent events, and its input and result can be read', async () => {
@@ -290,6 +310,160 @@ test("PATCH /v1/admin/keys/{id} sets a key's rate (held at once) and removes it 
   }
 });
 
+test("the playground runs a call as a chosen key: that agent's credits, rate and session; seen in the tail as it", async () => {
+  let admin = '';
+  let carol = { id: '', key: '' };
+  let revoked = '';
+  const running = await startGateway(
+    {},
+    async (store) => {
+      admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+      const created = await createApiKey(store, { agent: 'carol', rate: { limit: 2, windowMs: 60_000 } });
+      carol = { id: created.record.id, key: created.key };
+      revoked = (await createApiKey(store, { agent: 'dave' })).record.id;
+    },
+    { limits: { credits: { enabled: true } } },
+  );
+  try {
+    await running.periscope.keys.revoke(revoked);
+    await running.periscope.credits.grant('carol', 5, { reason: 'trial' });
+    const play = (key: string, as: string, tool = 'web_fetch') =>
+      httpCall(`${running.url}/v1/admin/console/as/${as}/tools/${tool}`, {
+        headers: { ...bearer(key), 'periscope-session': 'play-1' },
+        body: JSON.stringify({ url: `${origin.url}/page` }),
+      });
+    assert.equal((await play(carol.key, carol.id)).status, 403, 'an agent key cannot run as another key');
+    assert.equal((await play(admin, revoked)).status, 400, 'a revoked key is refused, as its calls are');
+    assert.equal((await play(admin, 'ffffffffffff')).status, 404);
+    assert.equal((await play(admin, carol.id, 'no_such_tool')).status, 404);
+    const ran = await play(admin, carol.id);
+    assert.equal(ran.status, 200);
+    const result = ran.json as { isError: boolean; output: string; data: { creditsSpent?: number } };
+    assert.equal(result.isError, false, result.output);
+    const spent = result.data.creditsSpent ?? 0;
+    assert.ok(spent > 0, 'the call was charged');
+    assert.equal(await running.periscope.credits.balance('carol'), 5 - spent, "carol's credits dropped");
+    assert.equal(await running.periscope.credits.balance('ops'), 0, 'not the admin');
+    const calls = (await httpCall(`${running.url}/v1/admin/console/calls`, { headers: bearer(admin) }))
+      .json as { calls: Array<{ agent: string; session: string; surface: string; credits: number }> };
+    assert.deepEqual(
+      calls.calls.map(({ agent, session, surface, credits }) => ({ agent, session, surface, credits })),
+      [{ agent: 'carol', session: 'carol/play-1', surface: 'console', credits: spent }],
+    );
+    // carol's own rate (2/min) holds for the playground as for her key: the second call is her last one.
+    assert.equal((await fetchPage(running.url, carol.key)).status, 200);
+    assert.equal((await play(admin, carol.id)).status, 429, "the key's rate counts playground calls");
+    assert.equal((await fetchPage(running.url, carol.key)).status, 429);
+  } finally {
+    await running.close();
+  }
+});
+
+test("fetch-chain: the web_fetch back-ends in order, whether each can be used, and how this gateway's calls met them", async () => {
+  const store = createMemoryStore();
+  const admin = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+  const periscope = createPeriscope(
+    {
+      network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+      cache: { enabled: false },
+      fetch: { chain: ['local', 'firecrawl'] },
+      gateway: { port: 0 },
+    },
+    { store, env: {} },
+  );
+  const gateway = createGateway({ periscope });
+  const { url } = await gateway.listen();
+  try {
+    // A 503 from the origin is retryable: local fails, the chain moves on (firecrawl is skipped), and the error
+    // result lists both rungs.
+    assert.equal((await fetchPage(url, admin, '/broken')).status, 200);
+    assert.equal((await fetchPage(url, admin)).status, 200);
+    const answer = await httpCall(`${url}/v1/admin/console/fetch-chain`, { headers: bearer(admin) });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers['content-security-policy'], CONSOLE_CSP);
+    const [local, firecrawl, ...rest] = (answer.json as { backends: Array<Record<string, unknown>> })
+      .backends;
+    assert.deepEqual(rest, []);
+    assert.deepEqual(
+      { ...local, health: { ...(local?.health as object), lastOkAt: 'x', lastFailure: 'y' } },
+      {
+        id: 'local',
+        position: 1,
+        kind: 'origin',
+        rendersJavaScript: false,
+        unavailable: null,
+        health: { ok: 1, failed: 1, skipped: 0, lastOkAt: 'x', lastFailure: 'y' },
+      },
+    );
+    const health = local?.health as { lastOkAt: string; lastFailure: { code: string; message: string } };
+    assert.ok(Date.parse(health.lastOkAt) > Date.now() - 60_000);
+    assert.equal(health.lastFailure.code, 'HTTP_STATUS');
+    assert.match(health.lastFailure.message, /503/);
+    assert.equal(firecrawl?.id, 'firecrawl');
+    assert.equal(firecrawl?.kind, 'reader');
+    assert.match(String(firecrawl?.unavailable), /key/i, 'no key: every call that reaches it skips it');
+    assert.deepEqual(
+      { ...(firecrawl?.health as object), lastOkAt: null },
+      { ok: 0, failed: 0, skipped: 1, lastOkAt: null, lastFailure: null },
+    );
+    const agent = (await createApiKey(store, { agent: 'eve' })).key;
+    assert.equal(
+      (await httpCall(`${url}/v1/admin/console/fetch-chain`, { headers: bearer(agent) })).status,
+      403,
+    );
+  } finally {
+    await gateway.close();
+    await periscope.close();
+  }
+});
+
+test('the overview shows the calls running now and those queued behind gateway.maxConcurrentCalls', async () => {
+  const running = await startGateway({ maxConcurrentCalls: 1, maxQueuedCalls: 5 });
+  try {
+    const gauges = async () => {
+      const { inFlight, queued } = (await httpCall(`${running.url}/v1/admin/console/overview`)).json as {
+        inFlight: number;
+        queued: number;
+      };
+      return { inFlight, queued };
+    };
+    const call = () =>
+      httpCall(`${running.url}/v1/tools/web_fetch`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${origin.url}/slow` }),
+      });
+    /** The gauges once they read `expected` (each call reaches the gateway in its own time), or the last read. */
+    const settled = async (expected: { inFlight: number; queued: number }) => {
+      const deadline = Date.now() + 5000;
+      let seen = await gauges();
+      while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        seen = await gauges();
+      }
+      return seen;
+    };
+    const releasePage = async () => {
+      const deadline = Date.now() + 5000;
+      while (slowPages.size === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(slowPages.size, 1, 'one page request at a time: the other call waits in the queue');
+      for (const answer of slowPages) answer();
+      slowPages.clear();
+    };
+    const first = call();
+    const second = call();
+    assert.deepEqual(await settled({ inFlight: 1, queued: 1 }), { inFlight: 1, queued: 1 });
+    await releasePage();
+    assert.deepEqual(await settled({ inFlight: 1, queued: 0 }), { inFlight: 1, queued: 0 });
+    await releasePage();
+    assert.equal((await first).status, 200);
+    assert.equal((await second).status, 200);
+    assert.deepEqual(await gauges(), { inFlight: 0, queued: 0 });
+  } finally {
+    await running.close();
+  }
+});
+
 test('open mode (no keys, loopback): the console API answers without a key', async () => {
   const running = await startGateway();
   try {
@@ -315,6 +489,12 @@ test('gateway.console.recentCalls bounds what is kept: the newest N calls', asyn
     assert.deepEqual(
       (list.json as { calls: Array<{ id: number }> }).calls.map((call) => call.id),
       [3, 4, 5],
+    );
+    const overview = await httpCall(`${running.url}/v1/admin/console/overview`, { headers: bearer(admin) });
+    assert.equal(
+      (overview.json as { calls: number }).calls,
+      5,
+      'the overview counts every call, not only those kept',
     );
   } finally {
     await running.close();
@@ -420,39 +600,16 @@ describe('the recent-calls ring buffer', () => {
     some.add(entry());
     assert.equal(some.list().length, 1);
   });
-
-  test('summarize: calls per minute, errors by code, p50/p95, cache hit rate and credits of the last hour', () => {
-    let now = 10_000_000;
-    const recent = createRecentCalls({ capacity: 100, maxAgeMs: 7_200_000, now: () => now });
-    for (let ms = 1; ms <= 20; ms += 1) {
-      recent.add({ ...entry('ok', { cached: ms % 4 === 0, creditsSpent: 1 }), ms: ms * 10 });
-    }
-    recent.add({
-      ...entry(),
-      result: { isError: true, output: 'no', data: { error: { code: 'TIMEOUT', message: 'slow' } } },
-      ms: 5,
-    });
-    now += 90_000;
-    const summary = summarize(recent.list(), now);
-    assert.equal(summary.calls, 21);
-    assert.deepEqual(summary.errorsByCode, { TIMEOUT: 1 });
-    assert.equal(summary.latencyMs.p50, 100);
-    assert.equal(summary.latencyMs.p95, 190, 'nearest rank: the 20th of 21');
-    assert.equal(summary.cacheHitRate, 5 / 21);
-    assert.equal(summary.credits, 20);
-    assert.equal(
-      summary.perMinute.reduce((sum, minute) => sum + minute.calls, 0),
-      21,
-    );
-    assert.equal(summary.perMinute[58]?.calls, 21, 'ninety seconds ago is the minute before last');
-    assert.equal(summarize(recent.list(), now + 3_700_000).calls, 0, 'older than an hour: not counted');
-  });
 });
 
-test('the console files are small: under 150 KB uncompressed for the first load', () => {
+test('the console is small: its first load (three files) under 150 KB even uncompressed, so compressed too', () => {
   let bytes = 0;
+  let gzipped = 0;
   for (const name of ['index.html', 'console.js', 'console.css']) {
-    bytes += readFileSync(new URL(`./console/${name}`, import.meta.url)).length;
+    const body = readFileSync(new URL(`./console/${name}`, import.meta.url));
+    bytes += body.length;
+    gzipped += gzipSync(body, { level: 9 }).length;
   }
-  assert.ok(bytes < 150_000, `${bytes} bytes`);
+  assert.ok(bytes < 150_000, `${bytes} bytes as served`);
+  assert.ok(gzipped < bytes / 2, `${gzipped} bytes gzipped`);
 });

@@ -20,7 +20,6 @@ import {
 } from './host-check.ts';
 import { GatewayError, readJsonBody, sendError, sendJson, sendText } from './http-io.ts';
 import { buildOpenApi } from './openapi.ts';
-import { createRecentCalls } from './recent-calls.ts';
 import { agentStatus } from './status-route.ts';
 
 /** A Node request handler for MCP Streamable HTTP, mounted at /mcp. */
@@ -77,24 +76,25 @@ export function createGateway(options: GatewayOptions): Gateway {
     recentCalls: 1000,
     recentCallsMaxAgeMs: 3_600_000,
   };
-  const recent = createRecentCalls({
-    capacity: consoleConfig.enabled ? consoleConfig.recentCalls : 0,
-    maxAgeMs: consoleConfig.recentCallsMaxAgeMs,
-  });
-  const metrics = createGatewayMetrics({
-    maxConcurrentCalls: config.maxConcurrentCalls,
-    maxQueuedCalls: config.maxQueuedCalls,
-    ...(recent.capacity > 0 ? { onCall: recent.add } : {}),
-  });
   const operatorConsole = consoleConfig.enabled
     ? createConsole({
         periscope,
-        recent,
+        recentCalls: consoleConfig.recentCalls,
+        recentCallsMaxAgeMs: consoleConfig.recentCallsMaxAgeMs,
         gauges: () => ({ inFlight: metrics.inFlight, queued: metrics.queued }),
       })
     : undefined;
+  const metrics = createGatewayMetrics({
+    maxConcurrentCalls: config.maxConcurrentCalls,
+    maxQueuedCalls: config.maxQueuedCalls,
+    ...(operatorConsole ? { onCall: operatorConsole.record } : {}),
+  });
   const restTools = new Map<string, Tool>(
     periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'rest')]),
+  );
+  // The console's playground: real calls as a chosen key, counted apart (surface `console`) so the tail tells them apart.
+  const consoleTools = new Map<string, Tool>(
+    periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'console')]),
   );
   const principals = new WeakMap<IncomingMessage, Principal>();
   let store: Store | undefined;
@@ -190,6 +190,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         operatorConsole.serveStatic(request, response, path);
         return;
       }
+      const playAs = /^\/v1\/admin\/console\/as\/([^/]+)\/tools\/([^/]+)$/.exec(path);
+      if (playAs?.[1] && playAs[2]) {
+        const principal = await auth.authenticate(request);
+        allow(method, 'POST');
+        const as = operatorConsole.actAs(principal, playAs[1], await listApiKeys(state));
+        await callTool(playAs[2], request, response, as, consoleTools);
+        return;
+      }
       await operatorConsole.handleApi(request, response, path, await auth.authenticate(request));
       return;
     }
@@ -244,13 +252,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     request: IncomingMessage,
     response: ServerResponse,
     principal: Principal,
+    tools: ReadonlyMap<string, Tool> = restTools,
   ): Promise<void> {
-    const tool = restTools.get(name);
+    const tool = tools.get(name);
     if (!tool) {
       throw new GatewayError(
         404,
         'NOT_FOUND',
-        `no tool '${name.slice(0, 64)}' here; tools: ${[...restTools.keys()].join(', ') || 'none (all switched off)'}`,
+        `no tool '${name.slice(0, 64)}' here; tools: ${[...tools.keys()].join(', ') || 'none (all switched off)'}`,
       );
     }
     sessionOf(request, principal); // a malformed header is refused before the body is read

@@ -20,7 +20,7 @@ export interface RecentCall {
   agent: string;
   session: string | null;
   tool: string;
-  /** `rest` or `mcp`. */
+  /** `rest`, `mcp`, or `console` (the playground). */
   surface: string;
   /** The result's one line for people. */
   display: string;
@@ -64,9 +64,6 @@ export function createRecentCalls(options: RecentCallsOptions) {
     add(entry: FinishedCall): void {
       if (capacity === 0) return;
       const { result } = entry;
-      const data = result.data as
-        | { cached?: unknown; creditsSpent?: unknown; error?: { code?: unknown } }
-        | undefined;
       const output = typeof result.output === 'string' ? result.output : '';
       const trimmed = trimData(result.data);
       lastId += 1;
@@ -78,10 +75,8 @@ export function createRecentCalls(options: RecentCallsOptions) {
         tool: entry.tool,
         surface: entry.surface,
         display: result.display ?? '',
-        outcome: result.isError ? String(data?.error?.code ?? 'UNKNOWN') : 'ok',
+        ...outcomeOf(result),
         ms: Math.round(entry.ms),
-        credits: typeof data?.creditsSpent === 'number' ? data.creditsSpent : 0,
-        cached: data?.cached === true,
         input: trimData(entry.input).value,
         result: {
           isError: result.isError,
@@ -127,6 +122,18 @@ export function createRecentCalls(options: RecentCallsOptions) {
 
 export type RecentCalls = ReturnType<typeof createRecentCalls>;
 
+/** How a call ended, read from its result: `ok` or the error's code, the credits it cost, whether it was cached. */
+export function outcomeOf(result: ToolResult): { outcome: string; credits: number; cached: boolean } {
+  const data = result.data as
+    | { cached?: unknown; creditsSpent?: unknown; error?: { code?: unknown } }
+    | undefined;
+  return {
+    outcome: result.isError ? String(data?.error?.code ?? 'UNKNOWN') : 'ok',
+    credits: typeof data?.creditsSpent === 'number' ? data.creditsSpent : 0,
+    cached: data?.cached === true,
+  };
+}
+
 /**
  * The first `MAX_TEXT_CHARS` of a string, as a string of its own: V8's `slice` of a long string keeps the whole
  * string alive behind it (a sliced string), which would let a few cut pages hold hundreds of MB.
@@ -156,44 +163,4 @@ function trimData(value: unknown): { value: unknown; cut: boolean } {
     return { value: copy, cut };
   }
   return { value, cut };
-}
-
-/** The overview the console charts: the last hour of recent calls, by minute, with errors, latency and credits. */
-export function summarize(calls: readonly RecentCall[], nowMs: number = Date.now()) {
-  const minutes = 60;
-  const start = nowMs - minutes * 60_000;
-  const perMinute = Array.from({ length: minutes }, () => ({ calls: 0, errors: 0, credits: 0 }));
-  const errorsByCode: Record<string, number> = {};
-  const latencies: number[] = [];
-  let cacheHits = 0;
-  let credits = 0;
-  let count = 0;
-  for (const call of calls) {
-    if (call.time < start) continue;
-    count += 1;
-    const bucket = perMinute[Math.min(minutes - 1, Math.floor((call.time - start) / 60_000))];
-    if (bucket) {
-      bucket.calls += 1;
-      bucket.credits += call.credits;
-      if (call.outcome !== 'ok') bucket.errors += 1;
-    }
-    if (call.outcome !== 'ok') errorsByCode[call.outcome] = (errorsByCode[call.outcome] ?? 0) + 1;
-    latencies.push(call.ms);
-    if (call.cached) cacheHits += 1;
-    credits += call.credits;
-  }
-  latencies.sort((a, b) => a - b);
-  const quantile = (q: number) =>
-    latencies.length === 0
-      ? null
-      : (latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? null);
-  return {
-    windowMinutes: minutes,
-    calls: count,
-    perMinute,
-    errorsByCode,
-    latencyMs: { p50: quantile(0.5), p95: quantile(0.95) },
-    cacheHitRate: count === 0 ? null : cacheHits / count,
-    credits,
-  };
 }

@@ -218,7 +218,7 @@ function callRow(call) {
     new Date(call.time).toLocaleTimeString(),
     call.agent,
     call.session ?? '',
-    call.tool,
+    call.surface === 'rest' ? call.tool : `${call.tool} (${call.surface})`,
     call.display,
     call.outcome,
     String(call.ms),
@@ -271,16 +271,30 @@ async function openCall(id) {
 
 // ---------- overview ----------
 
+let overviewWindow = 'hour';
+
+for (const button of document.querySelectorAll('button.window')) {
+  button.addEventListener('click', () => {
+    overviewWindow = button.dataset.window;
+    for (const other of document.querySelectorAll('button.window'))
+      other.setAttribute('aria-pressed', String(other === button));
+    loadOverview().catch(() => {});
+  });
+}
+
 async function loadOverview() {
-  const { body } = await api('/v1/admin/console/overview');
+  const { body } = await api(`/v1/admin/console/overview?window=${overviewWindow}`);
+  const span = body.window === 'day' ? '24 h' : '1 h';
+  const percent = (rate) => (rate === null ? '–' : `${Math.round(rate * 100)} %`);
   const tiles = [
-    ['Calls (1 h)', body.calls],
+    [`Calls (${span})`, body.calls],
+    [`Errors (${span})`, body.errors],
     ['In flight', body.inFlight],
     ['Queued', body.queued],
     ['p50 ms', body.latencyMs.p50 ?? '–'],
     ['p95 ms', body.latencyMs.p95 ?? '–'],
-    ['Cache hit rate', body.cacheHitRate === null ? '–' : `${Math.round(body.cacheHitRate * 100)} %`],
-    ['Credits (1 h)', body.credits],
+    ['Cache hit rate', percent(body.cacheHitRate)],
+    [`Credits (${span})`, body.credits],
     ['Calls today (UTC)', body.today?.totals?.calls ?? '–'],
     ['Credits today', body.today?.totals?.credits ?? '–'],
   ];
@@ -291,60 +305,190 @@ async function loadOverview() {
       return tile;
     }),
   );
-  $('overview-chart').replaceChildren(barChart(body.perMinute));
-  $('overview-errors').replaceChildren(
-    ...Object.entries(body.errorsByCode).map(([code, count]) => row([code, String(count)])),
+  const steps = body.steps;
+  const per = body.stepMinutes === 1 ? 'minute' : `${body.stepMinutes} min`;
+  const axis = body.window === 'day' ? '−24 h' : '−60 min';
+  const when = (step) => new Date(step.start).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  $('chart-calls-title').textContent = `Calls per ${per} (errors in red)`;
+  $('overview-chart').replaceChildren(
+    barChart({
+      label: `Calls per ${per}, ${span}: ${body.calls} calls, ${body.errors} errors`,
+      axis,
+      series: [
+        { values: steps.map((s) => s.calls), className: 'bar' },
+        { values: steps.map((s) => s.errors), className: 'bar-error' },
+      ],
+      titles: steps.map((s) => `${when(s)}: ${s.calls} calls, ${s.errors} errors`),
+    }),
   );
+  $('chart-latency').replaceChildren(
+    lineChart({
+      label: `Latency per ${per}, ${span}: p50 ${body.latencyMs.p50 ?? 'none'} ms, p95 ${body.latencyMs.p95 ?? 'none'} ms`,
+      axis,
+      series: [
+        { values: steps.map((s) => s.p50), className: 'line', name: 'p50' },
+        { values: steps.map((s) => s.p95), className: 'line-p95', name: 'p95' },
+      ],
+    }),
+  );
+  $('chart-cache').replaceChildren(
+    lineChart({
+      label: `Cache hit rate per ${per}, ${span}: ${percent(body.cacheHitRate)}`,
+      axis,
+      max: 100,
+      series: [
+        {
+          values: steps.map((s) => (s.cacheHitRate === null ? null : Math.round(s.cacheHitRate * 100))),
+          className: 'line',
+          name: 'hit %',
+        },
+      ],
+    }),
+  );
+  $('chart-credits').replaceChildren(
+    barChart({
+      label: `Credits spent per ${per}, ${span}: ${body.credits}`,
+      axis,
+      series: [{ values: steps.map((s) => s.credits), className: 'bar-credits' }],
+      titles: steps.map((s) => `${when(s)}: ${s.credits} credits`),
+    }),
+  );
+  const codes = Object.entries(body.errorsByCode);
+  $('chart-errors').replaceChildren(
+    codes.length === 0 ? el('p', `No errors in the last ${span}.`, 'muted') : codeChart(codes, span),
+  );
+  $('overview-errors').replaceChildren(...codes.map(([code, count]) => row([code, String(count)])));
 }
 
-/** A hand-written SVG bar chart (no chart library): calls per minute, errors stacked in red. */
-function barChart(perMinute) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const width = 600;
-  const height = 120;
-  const max = Math.max(1, ...perMinute.map((m) => m.calls));
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${width} ${height + 14}`);
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `Calls per minute over the last hour, peak ${max}`);
-  const barWidth = width / perMinute.length;
-  perMinute.forEach((minute, index) => {
-    for (const [value, className] of [
-      [minute.calls, 'bar'],
-      [minute.errors, 'bar-error'],
-    ]) {
-      if (!value) continue;
-      const h = (value / max) * height;
-      const rect = document.createElementNS(ns, 'rect');
-      rect.setAttribute('x', String(index * barWidth + 1));
-      rect.setAttribute('y', String(height - h));
-      rect.setAttribute('width', String(Math.max(1, barWidth - 2)));
-      rect.setAttribute('height', String(h));
-      rect.setAttribute('class', className);
-      const title = document.createElementNS(ns, 'title');
-      title.textContent = `${60 - index} min ago: ${minute.calls} calls, ${minute.errors} errors, ${minute.credits} credits`;
-      rect.append(title);
+const SVG = 'http://www.w3.org/2000/svg';
+const WIDTH = 600;
+const HEIGHT = 110;
+
+function svgNode(tag, attributes, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = visible(text);
+  return node;
+}
+
+/** An SVG frame with a text label for screen readers, the peak value and the time axis. */
+function frame(label, axis, peak) {
+  const svg = svgNode('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT + 18}`, role: 'img', 'aria-label': label });
+  svg.append(svgNode('title', {}, label));
+  svg.append(svgNode('line', { x1: 0, y1: HEIGHT, x2: WIDTH, y2: HEIGHT, class: 'axis' }));
+  svg.append(svgNode('text', { x: 0, y: 12 }, `max ${peak}`));
+  svg.append(svgNode('text', { x: 0, y: HEIGHT + 16 }, axis));
+  svg.append(svgNode('text', { x: WIDTH, y: HEIGHT + 16, 'text-anchor': 'end' }, 'now'));
+  return svg;
+}
+
+/** Bars per step; later series are drawn over earlier ones (errors over calls). Hand-written: no chart library. */
+function barChart({ label, axis, series, titles }) {
+  const max = Math.max(1, ...series.flatMap((s) => s.values));
+  const svg = frame(label, axis, max);
+  const count = series[0].values.length;
+  const barWidth = WIDTH / count;
+  for (const { values, className } of series) {
+    values.forEach((value, index) => {
+      if (!value) return;
+      const h = (value / max) * (HEIGHT - 12);
+      const rect = svgNode('rect', {
+        x: index * barWidth + barWidth * 0.1,
+        y: HEIGHT - h,
+        width: Math.max(1, barWidth * 0.8),
+        height: h,
+        class: className,
+      });
+      if (titles) rect.append(svgNode('title', {}, titles[index]));
       svg.append(rect);
-    }
-  });
-  for (const [x, label, anchor] of [
-    [0, '−60 min', 'start'],
-    [width, 'now', 'end'],
-  ]) {
-    const text = document.createElementNS(ns, 'text');
-    text.setAttribute('x', String(x));
-    text.setAttribute('y', String(height + 12));
-    text.setAttribute('text-anchor', anchor);
-    text.textContent = label;
-    svg.append(text);
+    });
   }
+  return svg;
+}
+
+/** Lines per step (null: no calls, a gap), with a legend. */
+function lineChart({ label, axis, series, max: fixedMax }) {
+  const max = fixedMax ?? Math.max(1, ...series.flatMap((s) => s.values.filter((v) => v !== null)));
+  const svg = frame(label, axis, max);
+  const count = series[0].values.length;
+  const x = (index) => ((index + 0.5) * WIDTH) / count;
+  const y = (value) => HEIGHT - (value / max) * (HEIGHT - 12);
+  series.forEach(({ values, className, name }, order) => {
+    let points = [];
+    const flush = () => {
+      if (points.length === 1) {
+        const [px, py] = points[0].split(',');
+        svg.append(svgNode('circle', { cx: px, cy: py, r: 2, class: `${className} dot` }));
+      } else if (points.length > 1) {
+        svg.append(svgNode('polyline', { points: points.join(' '), class: className }));
+      }
+      points = [];
+    };
+    values.forEach((value, index) => {
+      if (value === null) flush();
+      else points.push(`${x(index).toFixed(1)},${y(value).toFixed(1)}`);
+    });
+    flush();
+    const legendX = WIDTH - 70 * (series.length - order);
+    svg.append(svgNode('line', { x1: legendX, y1: 7, x2: legendX + 14, y2: 7, class: className }));
+    svg.append(svgNode('text', { x: legendX + 17, y: 12 }, name));
+  });
+  return svg;
+}
+
+/** Horizontal bars, one per error code, largest first. */
+function codeChart(codes, span) {
+  const max = Math.max(1, ...codes.map(([, count]) => count));
+  const rowHeight = 20;
+  const height = codes.length * rowHeight;
+  const svg = svgNode('svg', {
+    viewBox: `0 0 ${WIDTH} ${height}`,
+    role: 'img',
+    'aria-label': `Errors by code, ${span}: ${codes.map(([code, count]) => `${code} ${count}`).join(', ')}`,
+  });
+  codes.forEach(([code, count], index) => {
+    const y = index * rowHeight;
+    svg.append(svgNode('text', { x: 0, y: y + 15 }, code));
+    svg.append(
+      svgNode('rect', {
+        x: 200,
+        y: y + 2,
+        width: Math.max(1, (count / max) * (WIDTH - 260)),
+        height: rowHeight - 4,
+        class: 'bar-error',
+      }),
+    );
+    svg.append(svgNode('text', { x: WIDTH - 50, y: y + 15 }, String(count)));
+  });
   return svg;
 }
 
 // ---------- providers ----------
 
 async function loadProviders() {
-  const { body } = await api('/v1/status');
+  const [{ body }, { body: fetchChain }] = await Promise.all([
+    api('/v1/status'),
+    api('/v1/admin/console/fetch-chain'),
+  ]);
+  $('fetch-body').replaceChildren(
+    ...fetchChain.backends.map((backend) => {
+      const health = backend.health;
+      const failure = health?.lastFailure;
+      const tr = row([
+        String(backend.position),
+        backend.id,
+        backend.kind + (backend.rendersJavaScript ? ', runs JavaScript' : ''),
+        backend.unavailable === null ? 'yes' : `no: ${backend.unavailable}`,
+        String(health?.ok ?? 0),
+        String(health?.failed ?? 0),
+        String(health?.skipped ?? 0),
+        health?.lastOkAt ?? '',
+        failure ? `${failure.at} ${failure.code}: ${failure.message}` : '',
+      ]);
+      tr.className = backend.unavailable === null ? 'ok' : 'failed';
+      return tr;
+    }),
+  );
   const providers = (body.providers ?? []).filter((p) => p.inChain || p.inImageChain);
   providers.sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
   $('providers-body').replaceChildren(
@@ -399,7 +543,7 @@ async function loadKeys() {
         const setRate = el('button', 'Set rate');
         setRate.type = 'button';
         setRate.disabled = Boolean(key.revokedAt);
-        setRate.setAttribute('aria-label', `Set the rate of key ${key.id}`);
+        setRate.setAttribute('aria-label', `Set rate of key ${key.id}`);
         setRate.addEventListener('click', async () => {
           const rate = prompt(`Rate for key ${key.id} (e.g. 60/min; empty removes it)`, formatRate(key.rate));
           if (rate === null) return;
@@ -509,6 +653,7 @@ const EXAMPLES = {
 };
 
 async function loadPlayground() {
+  await loadRunAs();
   const select = $('play-tool');
   if (select.options.length > 0) return;
   const { body } = await api('/v1/tools');
@@ -517,6 +662,27 @@ async function loadPlayground() {
     option.value = tool.name;
     select.append(option);
   }
+}
+
+/** "Run as": the signed-in key itself, or any active key (its agent's credits, rate and session budget apply). */
+async function loadRunAs() {
+  const select = $('play-as');
+  const chosen = select.value;
+  const { body } = await api('/v1/admin/keys').catch(() => ({ body: { keys: [] } }));
+  const own = el('option', 'the signed-in key');
+  own.value = '';
+  const options = body.keys
+    .filter((key) => !key.revokedAt)
+    .map((key) => {
+      const option = el(
+        'option',
+        `${key.agent} (key ${key.id}${key.rate ? `, ${formatRate(key.rate)}` : ''})`,
+      );
+      option.value = key.id;
+      return option;
+    });
+  select.replaceChildren(own, ...options);
+  if ([...select.options].some((option) => option.value === chosen)) select.value = chosen;
 }
 
 $('play-tool').addEventListener('change', () => {
@@ -534,17 +700,34 @@ $('play-run').addEventListener('click', async () => {
   }
   $('play-status').textContent = 'Running…';
   const started = performance.now();
-  const { status, body } = await api(`/v1/tools/${encodeURIComponent($('play-tool').value)}`, {
+  const tool = encodeURIComponent($('play-tool').value);
+  const as = $('play-as').value;
+  const path = as ? `/v1/admin/console/as/${encodeURIComponent(as)}/tools/${tool}` : `/v1/tools/${tool}`;
+  const { status, body } = await api(path, {
     method: 'POST',
     body: input,
     keepError: true,
   }).catch((error) => ({ status: 0, body: { error: { message: error.message } } }));
   $('play-status').textContent =
-    `HTTP ${status}, ${Math.round(performance.now() - started)} ms${body.isError ? ' (error result)' : ''}`;
+    `HTTP ${status}, ${Math.round(performance.now() - started)} ms` +
+    (typeof body.data?.creditsSpent === 'number'
+      ? `, ${body.data.creditsSpent} credit${body.data.creditsSpent === 1 ? '' : 's'}`
+      : '') +
+    (body.isError ? ' (error result)' : '');
   $('play-output').textContent = visible(body.output ?? body.error?.message ?? '');
   $('play-data').textContent = pretty(body.data ?? null);
   $('play-display').textContent = visible(body.display ?? '');
 });
+
+// ---------- keyboard: each text box that may scroll is a named region Tab can reach (set here: the HTML linter
+// refuses tabindex on <pre>, axe asks for it) ----------
+
+for (const pre of document.querySelectorAll('pre')) {
+  pre.tabIndex = 0;
+  pre.setAttribute('role', 'region');
+  const heading = pre.previousElementSibling;
+  if (heading?.id) pre.setAttribute('aria-labelledby', heading.id);
+}
 
 // ---------- start: the stored key, or open mode (no keys on a loopback gateway) ----------
 
