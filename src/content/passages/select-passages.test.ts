@@ -151,3 +151,13 @@ test('bare punctuation (an ellipsis) is no passage of its own: it does not pull 
     ['The tides of the Atlantic coast rise'],
   );
 });
+
+test('a question for years or dates, in the plural too, prefers the sentence that holds one', () => {
+  const dated = 'The emperor ruled the empire from 1402 until 1424.';
+  const document = `The reign of the emperor saw reform.\n\n${dated}\n\nThe court met in the north.`;
+  for (const query of [
+    'During what years did the emperor reign?',
+    'Which dates mark the reign of the emperor?',
+  ])
+    assert.equal(joined(document, { query, maxChars: dated.length, language: 'en' }), dated, query);
+});
