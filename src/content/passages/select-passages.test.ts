@@ -33,6 +33,16 @@ test('stems per language: the question and the page use different forms of the w
     { language: 'fr', query: 'Combien de chevaux?', hit: 'Le cheval blanc vit seul.' },
     { language: 'es', query: '¿Cuántas canciones grabó?', hit: 'Grabó una canción en Madrid.' },
     { language: 'en', query: 'Who invited the lamas?', hit: 'The emperor sent an invitation to the lama.' },
+    {
+      language: 'en',
+      query: 'When was Chopin baptised?',
+      hit: 'Fryderyk was baptized on Easter Sunday, in the same church where his parents had married.',
+    },
+    {
+      language: 'en',
+      query: 'Which organization ran the fair?',
+      hit: 'A local organisation of farmers and traders from the hills managed it for its first ten years.',
+    },
   ];
   for (const { language, query, hit } of cases) {
     const document = `${filler(30)}\n\n${hit}\n\n${filler(30)}`;
