@@ -7,12 +7,23 @@ import { scanWords } from './word-scanner.ts';
  * combining marks U+0300–U+036F go, so Hangul, Devanagari or Arabic words keep every letter.
  */
 export function normalizeWord(word: string, tools: LanguageTools): string {
-  const lower = word.toLowerCase();
+  const lower = tools.language === 'en' ? americanSpelling(word.toLowerCase()) : word.toLowerCase();
   if (!NON_ASCII.test(lower)) return tools.stem(lower);
   const stem = tools.stem(lower.normalize('NFC'));
   return NON_ASCII.test(stem) ? stem.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC') : stem;
 }
 
+/**
+ * British `-ise` spellings as American `-ize` (`baptised` is `baptized`, `organisation` is `organization`), on
+ * both sides, so a question in one spelling finds a page in the other. Words of 7 letters or more only, which
+ * leaves `raise`, `wise`, `prise` alone; a word that is `-ise` in both spellings (`promise`) changes on both sides
+ * alike.
+ */
+function americanSpelling(lower: string): string {
+  return lower.length >= 7 ? lower.replace(BRITISH_ISE, 'iz$1') : lower;
+}
+
+const BRITISH_ISE = /is(ation|ations|e|es|ed|ing|er|ers)$/;
 const NON_ASCII = /[^\x00-\x7f]/;
 const LATIN_MARKS = /[\u0300-\u036f]/g;
 

@@ -217,7 +217,7 @@ function expectedAnswer(question: string): RegExp | undefined {
   )
     return NUMBER;
   if (
-    /\b(?:when|what (?:year|date|decade|century|time)|which (?:year|date|decade|century)|wann|quand|cu[aá]ndo|en qu[eé] a[nñ]o)\b/u.test(
+    /\b(?:when|what (?:years?|dates?|decades?|century|centuries|time)|which (?:years?|dates?|decades?|century|centuries)|wann|quand|cu[aá]ndo|en qu[eé] a[nñ]o)\b/u.test(
       text,
     )
   )

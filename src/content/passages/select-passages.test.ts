@@ -33,6 +33,16 @@ test('stems per language: the question and the page use different forms of the w
     { language: 'fr', query: 'Combien de chevaux?', hit: 'Le cheval blanc vit seul.' },
     { language: 'es', query: '¿Cuántas canciones grabó?', hit: 'Grabó una canción en Madrid.' },
     { language: 'en', query: 'Who invited the lamas?', hit: 'The emperor sent an invitation to the lama.' },
+    {
+      language: 'en',
+      query: 'When was Chopin baptised?',
+      hit: 'Fryderyk was baptized on Easter Sunday, in the same church where his parents had married.',
+    },
+    {
+      language: 'en',
+      query: 'Which organization ran the fair?',
+      hit: 'A local organisation of farmers and traders from the hills managed it for its first ten years.',
+    },
   ];
   for (const { language, query, hit } of cases) {
     const document = `${filler(30)}\n\n${hit}\n\n${filler(30)}`;
@@ -150,4 +160,14 @@ test('bare punctuation (an ellipsis) is no passage of its own: it does not pull 
     selection.passages.map((passage) => passage.text),
     ['The tides of the Atlantic coast rise'],
   );
+});
+
+test('a question for years or dates, in the plural too, prefers the sentence that holds one', () => {
+  const dated = 'The emperor ruled the empire from 1402 until 1424.';
+  const document = `The reign of the emperor saw reform.\n\n${dated}\n\nThe court met in the north.`;
+  for (const query of [
+    'During what years did the emperor reign?',
+    'Which dates mark the reign of the emperor?',
+  ])
+    assert.equal(joined(document, { query, maxChars: dated.length, language: 'en' }), dated, query);
 });
