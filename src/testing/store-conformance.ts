@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isPeriscopeError } from '../errors.ts';
-import type { Store } from '../store/store.ts';
+import type { Store, TurnOutcome, TurnReserve } from '../store/store.ts';
 
 export interface StoreConformanceOptions {
   /** A reason to skip the whole suite (e.g. no redis-server here), or false. */
@@ -420,6 +420,107 @@ export function storeConformanceSuite(
         );
         assert.equal(await store.balance('spender'), 0);
         assert.equal(await store.rebuildBalance('spender'), 0);
+      });
+    });
+
+    describe('turns', () => {
+      const reserve = (key: string, reserve: TurnReserve) => store.turn(key, { reserve });
+      const granted = (outcome: TurnOutcome): { lease: string; waitMs: number } => {
+        assert.equal(outcome.outcome, 'granted', JSON.stringify(outcome));
+        return outcome as { lease: string; waitMs: number };
+      };
+
+      test('starts are reserved one interval apart, in the order asked', async () => {
+        const started = Date.now();
+        const waits: number[] = [];
+        for (let i = 0; i < 4; i++)
+          waits.push(granted(await reserve('spaced', { intervalMs: 300, leaseMs: 60_000 })).waitMs);
+        const elapsed = Date.now() - started;
+        assert.equal(waits[0], 0);
+        for (let i = 1; i < 4; i++) {
+          const wait = waits[i] as number;
+          assert.ok(wait <= 300 * i && wait >= 300 * i - elapsed, `wait ${i}: ${wait}`);
+          assert.ok(wait > (waits[i - 1] as number));
+        }
+        assert.equal(granted(await reserve('other-key', { intervalMs: 300, leaseMs: 60_000 })).waitMs, 0);
+      });
+
+      test('maxConcurrent leases at once: busy until one is released; a lease releases once', async () => {
+        const spec = { intervalMs: 0, maxConcurrent: 2, leaseMs: 60_000 };
+        const first = granted(await reserve('limited', spec));
+        granted(await reserve('limited', spec));
+        const busy = await reserve('limited', spec);
+        assert.equal(busy.outcome, 'busy');
+        assert.ok('waitMs' in busy && busy.waitMs > 59_000 && busy.waitMs <= 60_000, JSON.stringify(busy));
+        assert.deepEqual(await store.turn('limited', { release: first.lease }), {
+          outcome: 'released',
+          held: true,
+        });
+        assert.deepEqual(await store.turn('limited', { release: first.lease }), {
+          outcome: 'released',
+          held: false,
+        });
+        granted(await reserve('limited', spec));
+        assert.equal((await reserve('limited', spec)).outcome, 'busy');
+      });
+
+      test('a lease never released expires leaseMs after its start (a crashed holder frees its place)', async () => {
+        const spec = { intervalMs: 0, maxConcurrent: 1, leaseMs: 150 };
+        const lost = granted(await reserve('crash', spec));
+        assert.equal((await reserve('crash', spec)).outcome, 'busy');
+        await sleep(200);
+        const next = granted(await reserve('crash', spec));
+        assert.deepEqual(await store.turn('crash', { release: lost.lease }), {
+          outcome: 'released',
+          held: false,
+        });
+        assert.deepEqual(await store.turn('crash', { release: next.lease }), {
+          outcome: 'released',
+          held: true,
+        });
+      });
+
+      test('a start further than maxWaitMs is refused as late, and nothing is reserved', async () => {
+        granted(await reserve('far', { intervalMs: 1000, leaseMs: 60_000 }));
+        const late = await reserve('far', { intervalMs: 1000, leaseMs: 60_000, maxWaitMs: 500 });
+        assert.equal(late.outcome, 'late');
+        assert.ok('waitMs' in late && late.waitMs > 500 && late.waitMs <= 1000, JSON.stringify(late));
+        const next = granted(await reserve('far', { intervalMs: 1000, leaseMs: 60_000, maxWaitMs: 1000 }));
+        assert.ok(
+          next.waitMs <= 1000 && next.waitMs > 500,
+          `the refused start was not spent: ${next.waitMs}`,
+        );
+      });
+
+      test('turns live apart from values; bad steps are refused', async () => {
+        granted(await reserve('apart', { intervalMs: 10, leaseMs: 1000 }));
+        assert.equal(await store.get('apart'), undefined);
+        assert.deepEqual(await store.keys(''), []);
+        const bad: TurnReserve[] = [
+          { intervalMs: -1, leaseMs: 1000 },
+          { intervalMs: 1.5, leaseMs: 1000 },
+          { intervalMs: 10, leaseMs: 0 },
+          { intervalMs: 10, leaseMs: 1000, maxConcurrent: 0 },
+          { intervalMs: 10, leaseMs: 1000, maxWaitMs: Number.POSITIVE_INFINITY },
+        ];
+        for (const spec of bad) await rejectsWith(reserve('apart', spec), 'INVALID_INPUT');
+        await rejectsWith(store.turn('apart', { release: '' }), 'INVALID_INPUT');
+        await rejectsWith(reserve('', { intervalMs: 10, leaseMs: 1000 }), 'INVALID_INPUT');
+      });
+
+      test('200 concurrent reservations: distinct starts, each one interval after another', async () => {
+        const started = Date.now();
+        const outcomes = await Promise.all(
+          Array.from({ length: 200 }, () => reserve('crowd', { intervalMs: 50, leaseMs: 60_000 })),
+        );
+        const elapsed = Date.now() - started;
+        const starts = outcomes.map((outcome) => granted(outcome).waitMs).sort((a, b) => a - b);
+        for (let i = 1; i < starts.length; i++) {
+          const gap = (starts[i] as number) - (starts[i - 1] as number);
+          // Each wait is measured from its own reservation, so the gaps carry at most the run's own duration.
+          assert.ok(gap >= 50 - elapsed && gap <= 50 + elapsed, `gap ${gap} at ${i}`);
+        }
+        assert.ok((starts.at(-1) as number) >= 199 * 50 - elapsed);
       });
     });
 
