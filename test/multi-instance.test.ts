@@ -150,9 +150,11 @@ describe('two gateway instances on one Redis', { skip }, () => {
       assert.equal(status.credits.balance, 0);
     }
 
-    // The provider saw 50 requests, spaced as one: the k-th came at least k intervals after the calls began. (Two
-    // instances pacing apart would send two at a time: 50 requests in about 25 intervals.) A gap between two
-    // arrivals is no proof by itself: one request that is late on the wire shortens the gap after it.
+    // The provider saw 50 requests, spaced as one: the k-th came at least k intervals after the calls began (two
+    // instances pacing apart would send 50 in about 25 intervals). The store grants turns one interval apart; a
+    // single gap on the wire can still come out shorter when a loaded instance is slow to send the request it was
+    // granted (tens of ms here, with 1 000 calls in flight on a shared machine), so single gaps are reported, not
+    // asserted.
     const arrivals = (await standIn.seen()).arrivals.sort((a, b) => a - b);
     assert.equal(arrivals.length, 50);
     arrivals.forEach((arrival, index) => {
@@ -163,6 +165,8 @@ describe('two gateway instances on one Redis', { skip }, () => {
     });
     const gaps = arrivals.slice(1).map((arrival, index) => arrival - (arrivals[index] as number));
     const sorted = [...gaps].sort((a, b) => a - b);
+    // Two instances pacing apart interleave their requests at random: half the gaps would be near 0.
+    assert.ok((sorted[24] as number) >= 0.8 * INTERVAL_MS, `median gap ${sorted[24]} ms`);
     t.diagnostic(
       `answered per instance ${byInstance.join('+')}; gaps between arrivals (ms): min ${sorted[0]?.toFixed(1)}, median ${sorted[24]?.toFixed(1)}, max ${sorted.at(-1)?.toFixed(1)}; ${((arrivals.at(-1) as number) - startedAt).toFixed(0)} ms for 50`,
     );

@@ -60,7 +60,7 @@ for (const [name, pair, skip] of [
   ['redis', redisPair, redisSkip],
 ] as const) {
   describe(`shared pacing on ${name}`, { skip }, () => {
-    test('two instances: every start one interval after the last, whichever instance it came from', async (t) => {
+    test('two instances: every turn one interval after the last, whichever instance it came from', async (t) => {
       const [one, two] = await pair();
       const intervalMs = 60;
       const pacers = [pacerOn(one, intervalMs), pacerOn(two, intervalMs)];
@@ -127,7 +127,7 @@ for (const [name, pair, skip] of [
       await Promise.all([one.close(), two.close()]);
     });
 
-    test('cancelled while waiting for a shared start: ABORTED, and its place is given back', async () => {
+    test('cancelled while waiting for a shared turn: ABORTED, holding nothing', async () => {
       const [one, two] = await pair();
       const a = pacerOn(one, 300, 1);
       const b = pacerOn(two, 300, 1);
@@ -138,7 +138,7 @@ for (const [name, pair, skip] of [
       assert.equal(b.queued, 1);
       cancel.abort();
       await assert.rejects(waiting, (error: unknown) => isPeriscopeError(error) && error.code === 'ABORTED');
-      // Its lease (60 s) was released: the next start is the one after its spent start, not a minute away.
+      // It held no lease (60 s) while it waited: the next turn is an interval away, not a minute.
       const asked = performance.now();
       (await a.acquire(never, 5000))();
       assert.ok(performance.now() - asked < 900, `waited ${performance.now() - asked} ms`);

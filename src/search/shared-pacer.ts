@@ -38,12 +38,14 @@ export function pacingKey(
  * starts of all of them are at least `minIntervalMs` apart and at most `maxConcurrent` are in flight together.
  *
  * Two stages. First this process's own pacer (pacing.ts): its callers keep their arrival order, its spacing and
- * limit hold even if the store fails, and at most `maxConcurrent` of its callers go on to the second stage. Then a
- * turn from the store (`Store.turn`): a start reserved one interval after the last one any instance reserved, held
- * as a lease until the request ends (or, after a crash, `leaseMs` after its start). A full house is polled for every
- * few tens of milliseconds. The give-up rule is the local pacer's: a turn later than `maxWaitMs` after `acquire` is
- * refused with RATE_LIMITED (`details.reason: 'queue'`), so the chain asks another provider. A store that fails
- * (unreachable, closed) is passed over: the call goes ahead on this process's pacing alone.
+ * limit hold even if the store fails, and only its head callers go on to the second stage. Then a turn from the
+ * store (`Store.turn`), granted only when it can start at once — one interval after the last turn any instance was
+ * granted — and held as a lease until the request ends (or, after a crash, `leaseMs`). A caller told to wait asks
+ * again when the next start is due; one told that every place is taken polls every few tens of milliseconds. Across
+ * instances the order is first come when due, not first in line. The give-up rule is the local pacer's: a turn not
+ * in reach `maxWaitMs` after `acquire` is refused with RATE_LIMITED (`details.reason: 'queue'`), so the chain asks
+ * another provider. A store that fails (unreachable, closed) is passed over: the call goes ahead on this process's
+ * pacing alone.
  */
 export function createSharedPacer(settings: SharedPacerSettings): Pacer {
   const local = createPacer(settings);
@@ -53,48 +55,36 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
   const pollMs = Math.min(250, Math.max(20, Math.ceil(minIntervalMs / 4)));
   let waitingShared = 0;
 
-  /** A lease from the store, or undefined when the store cannot pace (memory, failing). */
+  /** A lease from the store, or undefined when the store cannot pace (failing). */
   async function sharedTurn(
     store: Store,
     signal: AbortSignal,
     startedAt: number,
     deadline: number,
   ): Promise<string | undefined> {
+    const reserve = {
+      intervalMs: Math.ceil(minIntervalMs),
+      leaseMs,
+      ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
+    };
     for (;;) {
-      const left = deadline - now();
-      const reserve = {
-        intervalMs: Math.ceil(minIntervalMs),
-        leaseMs,
-        ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
-        ...(Number.isFinite(left) ? { maxWaitMs: Math.max(0, Math.floor(left)) } : {}),
-      };
       let outcome: Awaited<ReturnType<Store['turn']>>;
       try {
         outcome = await store.turn(key, { reserve });
       } catch {
         return undefined; // the store is failing: this process's pacing alone
       }
-      if (outcome.outcome === 'granted') {
-        try {
-          await pause(outcome.waitMs, signal, id);
-        } catch (error) {
-          void releaseLease(store, outcome.lease);
-          throw error;
-        }
-        return outcome.lease;
-      }
-      const waitMs = 'waitMs' in outcome ? outcome.waitMs : pollMs;
-      if (outcome.outcome === 'late')
-        throw pacingQueueError(
-          id,
-          `the next turn shared with other instances is ${waitMs} ms away (one request every ${minIntervalMs} ms); not waiting`,
-          waitMs,
-        );
-      const retryMs = Math.min(pollMs, waitMs);
+      if (outcome.outcome === 'granted') return outcome.lease;
+      if (outcome.outcome === 'released') return undefined; // not an answer to reserve
+      // `wait`: ask again when the next start is due (another instance may take it first: then wait again).
+      // `busy`: a release is not announced, so ask again every pollMs.
+      const retryMs = outcome.outcome === 'wait' ? outcome.waitMs : Math.min(pollMs, outcome.waitMs);
       if (now() + retryMs > deadline)
         throw pacingQueueError(
           id,
-          `${maxConcurrent} requests are in flight across instances; waited ${Math.ceil(now() - startedAt)} ms without a turn`,
+          outcome.outcome === 'wait'
+            ? `the next turn shared with other instances is ${outcome.waitMs} ms away (one request every ${minIntervalMs} ms); waited ${Math.ceil(now() - startedAt)} ms, not waiting longer`
+            : `${maxConcurrent} requests are in flight across instances; waited ${Math.ceil(now() - startedAt)} ms without a turn`,
           retryMs,
         );
       await pause(retryMs, signal, id);

@@ -156,10 +156,10 @@ return string.format('%d', sum)
 `);
 
 /**
- * KEYS[1]: the turn hash (field `next`: the earliest next start ms; fields `lease:<id>`: when each lease expires).
- * ARGV: `reserve` or `release`, the lease id, intervalMs, maxConcurrent ("0": none), leaseMs, maxWaitMs ("-1": none).
- * Returns {outcome, waitMs} for reserve (`granted`, `busy`, `late`) and {`released`, held 0|1} for release. Same
- * steps as turn-slots.ts's decideTurn.
+ * KEYS[1]: the turn hash (field `next`: when the next turn may start, ms; fields `lease:<id>`: when each lease expires).
+ * ARGV: `reserve` or `release`, the lease id, intervalMs, maxConcurrent ("0": none), leaseMs. Returns {outcome,
+ * waitMs} for reserve (`granted`, `wait`, `busy`) and {`released`, held 0|1} for release. Same steps as
+ * turn-slots.ts's decideTurn.
  */
 export const TURN = script(`${NOW_MS}
 local fields = redis.call('HGETALL', KEYS[1])
@@ -192,15 +192,13 @@ end
 local interval = tonumber(ARGV[3])
 local maxConcurrent = tonumber(ARGV[4])
 local leaseMs = tonumber(ARGV[5])
-local maxWait = tonumber(ARGV[6])
 if maxConcurrent > 0 and held >= maxConcurrent then
   return { 'busy', math.max(1, firstExpiry - now) }
 end
-local start = math.max(now, nextStart)
-if maxWait >= 0 and start - now > maxWait then
-  return { 'late', start - now }
+if nextStart > now then
+  return { 'wait', nextStart - now }
 end
-redis.call('HSET', KEYS[1], 'next', string.format('%d', start + interval), leaseField, string.format('%d', start + leaseMs))
-redis.call('PEXPIREAT', KEYS[1], string.format('%d', math.max(start + interval, start + leaseMs, lastExpiry)))
-return { 'granted', start - now }
+redis.call('HSET', KEYS[1], 'next', string.format('%d', now + interval), leaseField, string.format('%d', now + leaseMs))
+redis.call('PEXPIREAT', KEYS[1], string.format('%d', math.max(now + interval, now + leaseMs, lastExpiry)))
+return { 'granted', 0 }
 `);

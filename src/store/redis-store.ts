@@ -289,19 +289,19 @@ export class RedisStore implements Store {
         'releasing a turn',
         TURN,
         [this.#key('turn', key)],
-        ['release', step.release, 0, 0, 0, 0],
+        ['release', step.release, 0, 0, 0],
       )) as [string, number];
       return { outcome: 'released', held: held === 1 };
     }
-    const { intervalMs, maxConcurrent, leaseMs, maxWaitMs } = step.reserve;
+    const { intervalMs, maxConcurrent, leaseMs } = step.reserve;
     const lease = randomUUID();
     const [outcome, waitMs] = (await this.#script(
       'taking a turn',
       TURN,
       [this.#key('turn', key)],
-      ['reserve', lease, intervalMs, maxConcurrent ?? 0, leaseMs, maxWaitMs ?? -1],
-    )) as ['granted' | 'busy' | 'late', number];
-    return outcome === 'granted' ? { outcome, lease, waitMs } : { outcome, waitMs };
+      ['reserve', lease, intervalMs, maxConcurrent ?? 0, leaseMs],
+    )) as ['granted' | 'wait' | 'busy', number];
+    return outcome === 'granted' ? { outcome, lease } : { outcome, waitMs };
   }
 
   #key(space: 'kv' | 'rate' | 'turn', key: string): string {

@@ -72,11 +72,11 @@ export interface Store {
 
   /**
    * Turns shared by every process using the store (search pacing, src/search/shared-pacer.ts), in one atomic step.
-   * `reserve` takes the next start for `key`: at least `intervalMs` after the start reserved before it, and only
-   * while fewer than `maxConcurrent` leases are held; it is granted with a lease and how long to wait for the start,
-   * or refused (nothing written) as `busy` (the leases are all held; `waitMs` until the first would expire) or `late`
-   * (the start is more than `maxWaitMs` away; `waitMs` until it). A lease ends at `release` or, so a crashed holder
-   * frees its place, `leaseMs` after its start. See `turn-slots.ts` for the algorithm.
+   * `reserve` grants a turn that starts now, with a lease, when at least `intervalMs` have passed since the last
+   * turn granted for `key` and fewer than `maxConcurrent` leases are held; otherwise it writes nothing and answers
+   * `wait` (`waitMs` until the next start is due) or `busy` (every lease held; `waitMs` until the first would
+   * expire). A lease ends at `release` or, so a crashed holder frees its place, `leaseMs` after it was granted. See
+   * `turn-slots.ts` for the algorithm.
    */
   turn(key: string, step: TurnStep): Promise<TurnOutcome>;
 }
@@ -146,14 +146,12 @@ export interface TurnReserve {
   intervalMs: number;
   /** Leases held at once at most, a whole number ≥ 1. Default: no limit. */
   maxConcurrent?: number;
-  /** A lease not released by `leaseMs` after its start is dropped; whole ms ≥ 1. */
+  /** A lease not released `leaseMs` after it was granted is dropped; whole ms ≥ 1. */
   leaseMs: number;
-  /** Refuse (as `late`) a start further away than this, whole ms ≥ 0. Default: no limit. */
-  maxWaitMs?: number;
 }
 
 export type TurnOutcome =
-  | { outcome: 'granted'; lease: string; waitMs: number }
-  | { outcome: 'busy' | 'late'; waitMs: number }
+  | { outcome: 'granted'; lease: string }
+  | { outcome: 'wait' | 'busy'; waitMs: number }
   /** `held`: the lease was still held (not released before, not expired). */
   | { outcome: 'released'; held: boolean };

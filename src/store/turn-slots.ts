@@ -2,12 +2,13 @@ import { PeriscopeError } from '../errors.ts';
 import type { TurnOutcome, TurnReserve, TurnStep } from './store.ts';
 
 /**
- * The turns every store keeps (`Store.turn`): per key, the earliest next start and the leases held (lease id → when
- * it expires). A reservation takes the start `max(now, nextStart)` and moves `nextStart` one interval past it, so
- * starts are `intervalMs` apart whichever process reserved them; it holds a lease from the reservation until its
- * release or `start + leaseMs`, and none is granted while `maxConcurrent` are held. A start given up (the caller
- * aborted while waiting for it) stays spent: spacing errs on the safe side. The Redis store runs the same steps in
- * Lua (redis-lua.ts TURN).
+ * The turns every store keeps (`Store.turn`): per key, when the next turn may start and the leases held (lease id →
+ * when it expires). A turn is granted only when it can start now: `nextStart` has passed and fewer than
+ * `maxConcurrent` leases are held; `nextStart` then moves to one interval from now. So the spacing is measured from
+ * the moment each turn was actually granted, not from a start booked in advance: an instance whose event loop wakes
+ * late does not bring the next instance's request closer to its own. Waiters ask again when told (`wait`: when the
+ * next start is due; `busy`: polling, as a release is not announced). The Redis store runs the same steps in Lua
+ * (redis-lua.ts TURN).
  */
 export interface TurnState {
   nextStartMs: number;
@@ -29,15 +30,13 @@ export function checkTurnStep(step: TurnStep): TurnStep {
       throw invalid('turn release needs the lease id that reserve returned.');
     return step;
   }
-  const { intervalMs, maxConcurrent, leaseMs, maxWaitMs } = step.reserve ?? ({} as TurnReserve);
+  const { intervalMs, maxConcurrent, leaseMs } = step.reserve ?? ({} as TurnReserve);
   if (!Number.isSafeInteger(intervalMs) || intervalMs < 0)
     throw invalid(`turn intervalMs must be a whole number of milliseconds ≥ 0, not ${intervalMs}.`);
   if (!Number.isSafeInteger(leaseMs) || leaseMs < 1)
     throw invalid(`turn leaseMs must be a whole number of milliseconds ≥ 1, not ${leaseMs}.`);
   if (maxConcurrent !== undefined && (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1))
     throw invalid(`turn maxConcurrent must be a whole number ≥ 1, not ${maxConcurrent}.`);
-  if (maxWaitMs !== undefined && (!Number.isSafeInteger(maxWaitMs) || maxWaitMs < 0))
-    throw invalid(`turn maxWaitMs must be a whole number of milliseconds ≥ 0, not ${maxWaitMs}.`);
   return step;
 }
 
@@ -68,23 +67,21 @@ export function decideTurn(
       expiresAtMs,
     };
   }
-  const { intervalMs, maxConcurrent, leaseMs, maxWaitMs } = step.reserve;
+  const { intervalMs, maxConcurrent, leaseMs } = step.reserve;
   if (maxConcurrent !== undefined && Object.keys(leases).length >= maxConcurrent)
     return {
       outcome: { outcome: 'busy', waitMs: Math.max(1, firstExpiry - nowMs) },
       state: undefined,
       expiresAtMs,
     };
-  const startMs = Math.max(nowMs, nextStartMs);
-  const waitMs = startMs - nowMs;
-  if (maxWaitMs !== undefined && waitMs > maxWaitMs)
-    return { outcome: { outcome: 'late', waitMs }, state: undefined, expiresAtMs };
-  leases[lease] = startMs + leaseMs;
-  const next = { nextStartMs: startMs + intervalMs, leases };
+  if (nextStartMs > nowMs)
+    return { outcome: { outcome: 'wait', waitMs: nextStartMs - nowMs }, state: undefined, expiresAtMs };
+  leases[lease] = nowMs + leaseMs;
+  const next = { nextStartMs: nowMs + intervalMs, leases };
   return {
-    outcome: { outcome: 'granted', lease, waitMs },
+    outcome: { outcome: 'granted', lease },
     state: next,
-    expiresAtMs: Math.max(next.nextStartMs, startMs + leaseMs, lastExpiry),
+    expiresAtMs: Math.max(next.nextStartMs, nowMs + leaseMs, lastExpiry),
   };
 }
 

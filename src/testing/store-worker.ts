@@ -61,7 +61,7 @@ async function debitForever(store: Store, agent: string): Promise<void> {
   }
 }
 
-/** Takes turns in a few lanes (reserve, wait for the start, hold, release); reports each turn's span. */
+/** Takes turns in a few lanes (reserve until granted, hold, release); reports each turn's span. */
 async function turns(store: Store, task: Extract<WorkerSpec['task'], { kind: 'turns' }>): Promise<void> {
   const spans: Array<[number, number]> = [];
   const clock = () => performance.timeOrigin + performance.now();
@@ -72,10 +72,11 @@ async function turns(store: Store, task: Extract<WorkerSpec['task'], { kind: 'tu
       for (;;) {
         const outcome = await store.turn(task.key, { reserve });
         if (outcome.outcome !== 'granted') {
-          await sleep('waitMs' in outcome ? Math.min(outcome.waitMs, 5) : 5);
+          // wait: until the next start is due; busy: poll.
+          const waitMs = 'waitMs' in outcome ? outcome.waitMs : 5;
+          await sleep(outcome.outcome === 'busy' ? Math.min(waitMs, 5) : waitMs);
           continue;
         }
-        await sleep(outcome.waitMs);
         const start = clock();
         await sleep(task.holdMs);
         spans.push([start, clock()]);
