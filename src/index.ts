@@ -178,7 +178,7 @@ export function createPeriscope(
     networkPolicy,
     ...(options.providers ? { extraProviders: options.providers } : {}),
     ...(options.baseDir ? { baseDir: options.baseDir } : {}),
-    // Provider health (cooldowns, last quota) is shared through the store with every process that uses it.
+    // Provider health (cooldowns, last quota) and pacing are shared through the store with every process using it.
     store: state.get,
   });
   const searchFingerprintOf = async () => searchFingerprint(validated, await chain.resolvedChain());

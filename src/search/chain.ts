@@ -23,6 +23,9 @@ export { AUTO_ORDER, KEYLESS_TAIL } from './chain-order.ts';
 export type { ProviderStatus } from './chain-status.ts';
 export type { ChainResult } from './run-chain.ts';
 
+/** A shared pacing turn outlives its request's deadline by this much before the store drops it (a crash). */
+const LEASE_MARGIN_MS = 5_000;
+
 export interface SearchChainSettings {
   search: SearchConfig;
   providers: ProvidersConfig;
@@ -36,7 +39,8 @@ export interface SearchChainSettings {
   baseDir?: string;
   /**
    * The state store (opened on first use): provider health — cooldowns, last error, last quota — is kept there so
-   * every process sharing it sees it (src/search/health-store.ts). Without one, health stays in this process.
+   * every process sharing it sees it (src/search/health-store.ts), and so is pacing with a SQLite or Redis store
+   * (src/search/shared-pacer.ts). Without one, health and pacing stay in this process.
    */
   store?: () => Promise<Store>;
 }
@@ -68,7 +72,13 @@ export function createSearchChain(settings: SearchChainSettings): SearchChain {
     extraProviders: settings.extraProviders,
     baseDir: settings.baseDir ?? process.cwd(),
   });
-  const states = createProviderStates({ registry, env: settings.env, store: settings.store });
+  const states = createProviderStates({
+    registry,
+    env: settings.env,
+    store: settings.store,
+    // A turn ends with its request, which runAttempt gives up on at search.timeoutMs after the turn came.
+    leaseMs: settings.search.timeoutMs + LEASE_MARGIN_MS,
+  });
 
   let cachedIds: string[] | undefined;
   /** The chain's ids in order; fixed once the providers are known (config and environment are read once). */

@@ -67,8 +67,8 @@ export function parseHealthRecord(value: unknown): HealthRecord | undefined {
  * Read once before the first call, again by `status()`, and again in the background by the first call made after
  * HEALTH_REFRESH_MS since the last read (there is no timer: an idle process reads nothing). Written when the health
  * changes (a failure, a cooldown or failure streak ended by a success) and, for the quota responses report, at most
- * once a minute. A store that fails is ignored: health then stays in this process. Pacing is not shared: it stays
- * per process.
+ * once a minute. A store that fails is ignored: health then stays in this process. Pacing is shared through the
+ * store's turns (shared-pacer.ts), not here.
  */
 export interface HealthSync {
   /** Takes in every provider's stored record. Never rejects. */

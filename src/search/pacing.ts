@@ -39,20 +39,14 @@ export function createPacer(settings: PacerSettings): Pacer {
     ...(settings.now ? { now: settings.now } : {}),
   });
 
-  function queueError(message: string, retryAfterMs: number): PeriscopeError {
-    return errorFromProvider(id, 'RATE_LIMITED', message, {
-      retryable: true,
-      retryAfterMs: Math.max(0, Math.ceil(retryAfterMs)),
-      details: { reason: 'queue' },
-    });
-  }
+  const queueError = (message: string, retryAfterMs: number) => pacingQueueError(id, message, retryAfterMs);
 
   return {
     get queued() {
       return turns.queued;
     },
     acquire(signal, maxWaitMs) {
-      if (signal.aborted) return Promise.reject(abortedError(id));
+      if (signal.aborted) return Promise.reject(pacingAbortedError(id));
       const freeNow = turns.queued === 0 && turns.running < maxConcurrent;
       // Fast path: a turn is free right now — no listener or timer.
       if (freeNow && turns.nextStartInMs === 0) return turns.acquire();
@@ -67,7 +61,7 @@ export function createPacer(settings: PacerSettings): Pacer {
       }
       // The turn leaves the queue when the caller aborts or when maxWaitMs passes without it.
       const leave = new AbortController();
-      const onAbort = () => leave.abort(abortedError(id));
+      const onAbort = () => leave.abort(pacingAbortedError(id));
       signal.addEventListener('abort', onAbort, { once: true });
       const deadline = Number.isFinite(maxWaitMs)
         ? setTimeout(
@@ -84,6 +78,15 @@ export function createPacer(settings: PacerSettings): Pacer {
   };
 }
 
-function abortedError(id: string): PeriscopeError {
+/** The give-up refusal: RATE_LIMITED with `details.reason: 'queue'`, so the chain moves on to another provider. */
+export function pacingQueueError(id: string, message: string, retryAfterMs: number): PeriscopeError {
+  return errorFromProvider(id, 'RATE_LIMITED', message, {
+    retryable: true,
+    retryAfterMs: Math.max(0, Math.ceil(retryAfterMs)),
+    details: { reason: 'queue' },
+  });
+}
+
+export function pacingAbortedError(id: string): PeriscopeError {
   return new PeriscopeError('ABORTED', `${id}: the call was cancelled while waiting for its turn`);
 }

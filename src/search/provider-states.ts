@@ -8,6 +8,8 @@ export interface ProviderStatesSettings {
   env: NodeJS.ProcessEnv;
   /** The state store (opened on first use) the health is shared through; without one it stays in this process. */
   store?: (() => Promise<Store>) | undefined;
+  /** How long a shared pacing turn may be held (search.timeoutMs plus a margin); pacing is shared with a store. */
+  leaseMs?: number;
 }
 
 /** Every provider's state (settings, pacer, health), with its health kept in step with the store. */
@@ -20,6 +22,9 @@ export interface ProviderStates {
   readonly healthSync: HealthSync;
 }
 
+/** A shared pacing turn is held at most this long when the caller gives no lease. */
+const DEFAULT_LEASE_MS = 60_000;
+
 export function createProviderStates(settings: ProviderStatesSettings): ProviderStates {
   const { registry } = settings;
   const healthSync = createHealthSync(settings.store);
@@ -31,7 +36,15 @@ export function createProviderStates(settings: ProviderStatesSettings): Provider
     for (const [id, provider] of await registry.providers()) {
       all.set(
         id,
-        createProviderState(provider, registry.entries[id], settings.env, registry.isBuiltIn(provider)),
+        createProviderState(
+          provider,
+          registry.entries[id],
+          settings.env,
+          registry.isBuiltIn(provider),
+          settings.store === undefined
+            ? undefined
+            : { store: settings.store, leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS },
+        ),
       );
     }
     await healthSync.load(all.values());

@@ -16,6 +16,7 @@ import {
   storeClosed,
   toJson,
 } from './store-errors.ts';
+import { checkTurnStep, decideTurn, type TurnState } from './turn-slots.ts';
 
 interface Entry {
   /** JSON text, so a caller never shares a mutable object with the store. */
@@ -36,6 +37,7 @@ export function createMemoryStore(): Store {
   const values = new Map<string, Entry>();
   const windows = new Map<string, WindowBucket[]>();
   const accounts = new Map<string, Account>();
+  const turns = new Map<string, TurnState>();
   let closed = false;
   let writes = 0;
 
@@ -220,6 +222,18 @@ export function createMemoryStore(): Store {
       values.clear();
       windows.clear();
       accounts.clear();
+      turns.clear();
+    },
+
+    async turn(key, step) {
+      open();
+      checkKey(key);
+      checkTurnStep(step);
+      const nowMs = Date.now();
+      const decision = decideTurn(turns.get(key), step, randomUUID(), nowMs);
+      if (decision.state !== undefined) turns.set(key, decision.state);
+      else if (decision.expiresAtMs <= nowMs) turns.delete(key);
+      return decision.outcome;
     },
   };
 }

@@ -154,3 +154,51 @@ if #entries > 0 or redis.call('EXISTS', KEYS[1]) == 1 then
 end
 return string.format('%d', sum)
 `);
+
+/**
+ * KEYS[1]: the turn hash (field `next`: when the next turn may start, ms; fields `lease:<id>`: when each lease expires).
+ * ARGV: `reserve` or `release`, the lease id, intervalMs, maxConcurrent ("0": none), leaseMs. Returns {outcome,
+ * waitMs} for reserve (`granted`, `wait`, `busy`) and {`released`, held 0|1} for release. Same steps as
+ * turn-slots.ts's decideTurn.
+ */
+export const TURN = script(`${NOW_MS}
+local fields = redis.call('HGETALL', KEYS[1])
+local nextStart = 0
+local held = 0
+local firstExpiry = nil
+local lastExpiry = 0
+local leases = {}
+for i = 1, #fields, 2 do
+  local value = tonumber(fields[i + 1])
+  if fields[i] == 'next' then
+    nextStart = value
+  elseif value <= now then
+    redis.call('HDEL', KEYS[1], fields[i])
+  else
+    leases[fields[i]] = value
+    held = held + 1
+    if firstExpiry == nil or value < firstExpiry then firstExpiry = value end
+    if value > lastExpiry then lastExpiry = value end
+  end
+end
+local leaseField = 'lease:' .. ARGV[2]
+if ARGV[1] == 'release' then
+  if leases[leaseField] then
+    redis.call('HDEL', KEYS[1], leaseField)
+    return { 'released', 1 }
+  end
+  return { 'released', 0 }
+end
+local interval = tonumber(ARGV[3])
+local maxConcurrent = tonumber(ARGV[4])
+local leaseMs = tonumber(ARGV[5])
+if maxConcurrent > 0 and held >= maxConcurrent then
+  return { 'busy', math.max(1, firstExpiry - now) }
+end
+if nextStart > now then
+  return { 'wait', nextStart - now }
+end
+redis.call('HSET', KEYS[1], 'next', string.format('%d', now + interval), leaseField, string.format('%d', now + leaseMs))
+redis.call('PEXPIREAT', KEYS[1], string.format('%d', math.max(now + interval, now + leaseMs, lastExpiry)))
+return { 'granted', 0 }
+`);

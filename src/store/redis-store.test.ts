@@ -5,7 +5,13 @@ import { createClient } from '@redis/client';
 import { isPeriscopeError } from '../errors.ts';
 import { type RedisTestServer, redisTestGate, startRedisServer } from '../testing/redis-server.ts';
 import { storeConformanceSuite } from '../testing/store-conformance.ts';
-import { runWorkersTogether, spawnStoreWorker, type WorkerSpec } from '../testing/store-processes.ts';
+import {
+  checkSharedTurns,
+  runWorkersTogether,
+  spawnStoreWorker,
+  type TurnSpans,
+  type WorkerSpec,
+} from '../testing/store-processes.ts';
 import { openStore } from './open-store.ts';
 import { createRedisStore } from './redis-store.ts';
 import type { Store } from './store.ts';
@@ -134,6 +140,32 @@ describe('redis store: connection', { skip }, () => {
 });
 
 describe('redis store: several processes on one server', { skip }, () => {
+  test('two processes share turns: starts one interval apart, never more than maxConcurrent at once', async (t) => {
+    const keyPrefix = freshPrefix();
+    const clock = () => performance.timeOrigin + performance.now();
+    for (const { intervalMs, maxConcurrent, holdMs } of [
+      { intervalMs: 40, maxConcurrent: 100, holdMs: 5 },
+      { intervalMs: 0, maxConcurrent: 2, holdMs: 20 },
+    ]) {
+      const key = `turns-${intervalMs}-${maxConcurrent}`;
+      const task = { kind: 'turns', key, intervalMs, maxConcurrent, turns: 15, lanes: 4, holdMs } as const;
+      const specs: WorkerSpec[] = [0, 1].map(() => ({
+        store: { kind: 'redis', url: server.url, keyPrefix },
+        task,
+      }));
+      let goMs = 0;
+      const results = await runWorkersTogether<TurnSpans>(specs, () => {
+        goMs = clock();
+      });
+      const seen = checkSharedTurns(results, goMs, intervalMs, maxConcurrent);
+      assert.equal(seen.count, 30);
+      if (maxConcurrent === 2) assert.equal(seen.mostAtOnce, 2, 'both processes used the two places');
+      t.diagnostic(
+        `interval ${intervalMs} ms, ${maxConcurrent} at once: smallest gap ${seen.minGapMs.toFixed(1)} ms, at most ${seen.mostAtOnce} at once`,
+      );
+    }
+  });
+
   test('two processes share one rate limit and one balance, exactly', async () => {
     const keyPrefix = freshPrefix();
     const store = await createRedisStore({ url: server.url, keyPrefix });

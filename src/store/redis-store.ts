@@ -8,6 +8,7 @@ import {
   LEDGER_APPLY,
   type LuaScript,
   REBUILD_BALANCE,
+  TURN,
 } from './redis-lua.ts';
 import type {
   ConsumeResult,
@@ -17,6 +18,8 @@ import type {
   LedgerEntryInput,
   SetOptions,
   Store,
+  TurnOutcome,
+  TurnStep,
 } from './store.ts';
 import {
   checkConsume,
@@ -31,6 +34,7 @@ import {
   storeUnavailable,
   toJson,
 } from './store-errors.ts';
+import { checkTurnStep } from './turn-slots.ts';
 
 type RedisModule = typeof import('@redis/client');
 type RedisClient = ReturnType<RedisModule['createClient']>;
@@ -277,7 +281,30 @@ export class RedisStore implements Store {
     else if (this.#client.isOpen) this.#client.destroy();
   }
 
-  #key(space: 'kv' | 'rate', key: string): string {
+  async turn(key: string, step: TurnStep): Promise<TurnOutcome> {
+    checkKey(key);
+    checkTurnStep(step);
+    if ('release' in step) {
+      const [, held] = (await this.#script(
+        'releasing a turn',
+        TURN,
+        [this.#key('turn', key)],
+        ['release', step.release, 0, 0, 0],
+      )) as [string, number];
+      return { outcome: 'released', held: held === 1 };
+    }
+    const { intervalMs, maxConcurrent, leaseMs } = step.reserve;
+    const lease = randomUUID();
+    const [outcome, waitMs] = (await this.#script(
+      'taking a turn',
+      TURN,
+      [this.#key('turn', key)],
+      ['reserve', lease, intervalMs, maxConcurrent ?? 0, leaseMs],
+    )) as ['granted' | 'wait' | 'busy', number];
+    return outcome === 'granted' ? { outcome, lease } : { outcome, waitMs };
+  }
+
+  #key(space: 'kv' | 'rate' | 'turn', key: string): string {
     return `${this.#prefix}${space}:${key}`;
   }
 

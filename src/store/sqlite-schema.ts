@@ -3,6 +3,18 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 /** The SQLite store's tables, created in one transaction when a file is first opened. */
 export const SCHEMA_VERSION = 1;
 
+/**
+ * Shared turns (`Store.turn`), one row per key holding its TurnState as JSON. Added to schema 1 without a new version:
+ * created when missing on every open, and a Periscope that predates it never reads it, so both can share a file.
+ */
+export const TURN_TABLE = `
+CREATE TABLE IF NOT EXISTS turn (
+  key TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+`;
+
 export const SQLITE_SCHEMA = `
 CREATE TABLE kv (
   key TEXT PRIMARY KEY,
@@ -40,7 +52,7 @@ CREATE TRIGGER credit_ledger_no_update BEFORE UPDATE ON credit_ledger
   BEGIN SELECT RAISE(ABORT, 'the credit ledger is append-only'); END;
 CREATE TRIGGER credit_ledger_no_delete BEFORE DELETE ON credit_ledger
   BEGIN SELECT RAISE(ABORT, 'the credit ledger is append-only'); END;
-`;
+${TURN_TABLE}`;
 
 /** Every statement the store runs, prepared once per connection. */
 export function prepareStatements(db: DatabaseSync) {
@@ -75,5 +87,10 @@ export function prepareStatements(db: DatabaseSync) {
     ledgerSum: statement('SELECT coalesce(sum(delta), 0) AS total FROM credit_ledger WHERE agent = ?'),
     sweepValues: statement('DELETE FROM kv WHERE expires_at <= ?'),
     sweepBuckets: statement('DELETE FROM rate_window WHERE expires_at <= ?'),
+    turn: statement('SELECT state FROM turn WHERE key = ? AND expires_at > ?'),
+    putTurn: statement(
+      'INSERT INTO turn (key, state, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET state = excluded.state, expires_at = excluded.expires_at',
+    ),
+    sweepTurns: statement('DELETE FROM turn WHERE expires_at <= ?'),
   };
 }

@@ -6,7 +6,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, test } from 'node:test';
 import { isPeriscopeError } from '../errors.ts';
 import { storeConformanceSuite } from '../testing/store-conformance.ts';
-import { runWorkersTogether, spawnStoreWorker, type WorkerSpec } from '../testing/store-processes.ts';
+import {
+  checkSharedTurns,
+  runWorkersTogether,
+  spawnStoreWorker,
+  type TurnSpans,
+  type WorkerSpec,
+} from '../testing/store-processes.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import { STORE_UNAVAILABLE } from './store-errors.ts';
 
@@ -79,6 +85,18 @@ describe('sqlite store: the file', () => {
     );
   });
 
+  test('a file made before shared turns existed gets their table when opened', async () => {
+    const path = freshPath();
+    await createSqliteStore({ path }).close();
+    const raw = new DatabaseSync(path);
+    raw.exec('DROP TABLE turn');
+    raw.close();
+    const store = createSqliteStore({ path });
+    const outcome = await store.turn('k', { reserve: { intervalMs: 10, leaseMs: 1000 } });
+    assert.equal(outcome.outcome, 'granted');
+    await store.close();
+  });
+
   test('a file written by a newer schema is refused, not changed', () => {
     const path = freshPath();
     createSqliteStore({ path }).close();
@@ -131,6 +149,29 @@ describe('sqlite store: the file', () => {
 });
 
 describe('sqlite store: several processes on one file', () => {
+  test('two processes share turns: starts one interval apart, never more than maxConcurrent at once', async (t) => {
+    const path = freshPath();
+    const clock = () => performance.timeOrigin + performance.now();
+    for (const { intervalMs, maxConcurrent, holdMs } of [
+      { intervalMs: 40, maxConcurrent: 100, holdMs: 5 },
+      { intervalMs: 0, maxConcurrent: 2, holdMs: 20 },
+    ]) {
+      const key = `turns-${intervalMs}-${maxConcurrent}`;
+      const task = { kind: 'turns', key, intervalMs, maxConcurrent, turns: 15, lanes: 4, holdMs } as const;
+      const specs: WorkerSpec[] = [0, 1].map(() => ({ store: { kind: 'sqlite', path }, task }));
+      let goMs = 0;
+      const results = await runWorkersTogether<TurnSpans>(specs, () => {
+        goMs = clock();
+      });
+      const seen = checkSharedTurns(results, goMs, intervalMs, maxConcurrent);
+      assert.equal(seen.count, 30);
+      if (maxConcurrent === 2) assert.equal(seen.mostAtOnce, 2, 'both processes used the two places');
+      t.diagnostic(
+        `interval ${intervalMs} ms, ${maxConcurrent} at once: smallest gap ${seen.minGapMs.toFixed(1)} ms, at most ${seen.mostAtOnce} at once`,
+      );
+    }
+  });
+
   test('two processes share one rate limit and one balance, exactly', async (t) => {
     const path = freshPath();
     const store = createSqliteStore({ path });

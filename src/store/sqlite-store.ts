@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { decideWindow, type WindowBucket } from './sliding-window.ts';
 import { sqliteFailure } from './sqlite-errors.ts';
-import { prepareStatements, SCHEMA_VERSION, SQLITE_SCHEMA } from './sqlite-schema.ts';
+import { prepareStatements, SCHEMA_VERSION, SQLITE_SCHEMA, TURN_TABLE } from './sqlite-schema.ts';
 import type {
   ConsumeResult,
   IncrementWithinResult,
@@ -13,6 +13,8 @@ import type {
   LedgerEntryInput,
   SetOptions,
   Store,
+  TurnOutcome,
+  TurnStep,
 } from './store.ts';
 import {
   checkConsume,
@@ -30,6 +32,7 @@ import {
   storeUnavailable,
   toJson,
 } from './store-errors.ts';
+import { checkTurnStep, decideTurn, type TurnState } from './turn-slots.ts';
 
 export interface SqliteStoreSettings {
   /** The database file; its directory is created when missing. */
@@ -240,6 +243,19 @@ export class SqliteStore implements Store {
     if (this.#db.isOpen) this.#db.close();
   }
 
+  async turn(key: string, step: TurnStep): Promise<TurnOutcome> {
+    checkKey(key);
+    checkTurnStep(step);
+    return this.#write('taking a turn', (nowMs) => {
+      const row = this.#statements.turn.get(key, nowMs) as Row | undefined;
+      const current = row === undefined ? undefined : (JSON.parse(row.state as string) as TurnState);
+      const decision = decideTurn(current, step, randomUUID(), nowMs);
+      if (decision.state !== undefined)
+        this.#statements.putTurn.run(key, JSON.stringify(decision.state), decision.expiresAtMs);
+      return decision.outcome;
+    });
+  }
+
   #open(): DatabaseSync {
     try {
       mkdirSync(dirname(this.location), { recursive: true, mode: 0o700 });
@@ -275,6 +291,7 @@ export class SqliteStore implements Store {
           `SQLite store ${this.location} was written by a newer Periscope (schema ${version}, this one knows ${SCHEMA_VERSION}): upgrade Periscope or set store.url to another file.`,
         );
       }
+      this.#db.exec(TURN_TABLE); // a file made before the table existed gets it
     });
   }
 
@@ -283,6 +300,7 @@ export class SqliteStore implements Store {
       const nowMs = Date.now();
       this.#statements.sweepValues.run(nowMs);
       this.#statements.sweepBuckets.run(nowMs);
+      this.#statements.sweepTurns.run(nowMs);
     });
   }
 

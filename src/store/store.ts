@@ -69,6 +69,16 @@ export interface Store {
 
   /** Releases the file or connection. Later calls fail; closing twice is fine. */
   close(): Promise<void>;
+
+  /**
+   * Turns shared by every process using the store (search pacing, src/search/shared-pacer.ts), in one atomic step.
+   * `reserve` grants a turn that starts now, with a lease, when at least `intervalMs` have passed since the last
+   * turn granted for `key` and fewer than `maxConcurrent` leases are held; otherwise it writes nothing and answers
+   * `wait` (`waitMs` until the next start is due) or `busy` (every lease held; `waitMs` until the first would
+   * expire). A lease ends at `release` or, so a crashed holder frees its place, `leaseMs` after it was granted. See
+   * `turn-slots.ts` for the algorithm.
+   */
+  turn(key: string, step: TurnStep): Promise<TurnOutcome>;
 }
 
 export type StoreKind = 'memory' | 'sqlite' | 'redis';
@@ -128,3 +138,20 @@ export interface LedgerOptions {
   /** Only the latest `limit` entries. */
   limit?: number;
 }
+
+export type TurnStep = { reserve: TurnReserve } | { release: string };
+
+export interface TurnReserve {
+  /** Least time between two starts, whole ms ≥ 0. */
+  intervalMs: number;
+  /** Leases held at once at most, a whole number ≥ 1. Default: no limit. */
+  maxConcurrent?: number;
+  /** A lease not released `leaseMs` after it was granted is dropped; whole ms ≥ 1. */
+  leaseMs: number;
+}
+
+export type TurnOutcome =
+  | { outcome: 'granted'; lease: string }
+  | { outcome: 'wait' | 'busy'; waitMs: number }
+  /** `held`: the lease was still held (not released before, not expired). */
+  | { outcome: 'released'; held: boolean };

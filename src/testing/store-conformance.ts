@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isPeriscopeError } from '../errors.ts';
-import type { Store } from '../store/store.ts';
+import type { Store, TurnOutcome, TurnReserve } from '../store/store.ts';
 
 export interface StoreConformanceOptions {
   /** A reason to skip the whole suite (e.g. no redis-server here), or false. */
@@ -420,6 +420,86 @@ export function storeConformanceSuite(
         );
         assert.equal(await store.balance('spender'), 0);
         assert.equal(await store.rebuildBalance('spender'), 0);
+      });
+    });
+
+    describe('turns', () => {
+      const reserve = (key: string, reserve: TurnReserve) => store.turn(key, { reserve });
+      const granted = (outcome: TurnOutcome): string => {
+        assert.equal(outcome.outcome, 'granted', JSON.stringify(outcome));
+        return (outcome as { lease: string }).lease;
+      };
+      const waitOf = (outcome: TurnOutcome, expected: 'wait' | 'busy'): number => {
+        assert.equal(outcome.outcome, expected, JSON.stringify(outcome));
+        return (outcome as { waitMs: number }).waitMs;
+      };
+
+      test('a turn starts now, then none until one interval has passed; waiting writes nothing', async () => {
+        const spaced = { intervalMs: 300, leaseMs: 60_000 };
+        const started = Date.now();
+        granted(await reserve('spaced', spaced));
+        const first = waitOf(await reserve('spaced', spaced), 'wait');
+        const second = waitOf(await reserve('spaced', spaced), 'wait');
+        const elapsed = Date.now() - started;
+        assert.ok(first <= 300 && first >= 300 - elapsed, `wait ${first}`);
+        assert.ok(second <= first, 'a refused turn moves nothing');
+        granted(await reserve('other-key', spaced));
+        await sleep(second);
+        granted(await reserve('spaced', spaced));
+        assert.ok(waitOf(await reserve('spaced', spaced), 'wait') > 250);
+      });
+
+      test('maxConcurrent leases at once: busy until one is released; a lease releases once', async () => {
+        const spec = { intervalMs: 0, maxConcurrent: 2, leaseMs: 60_000 };
+        const first = granted(await reserve('limited', spec));
+        granted(await reserve('limited', spec));
+        const busy = waitOf(await reserve('limited', spec), 'busy');
+        assert.ok(busy > 59_000 && busy <= 60_000, `busy for ${busy}`);
+        assert.deepEqual(await store.turn('limited', { release: first }), {
+          outcome: 'released',
+          held: true,
+        });
+        assert.deepEqual(await store.turn('limited', { release: first }), {
+          outcome: 'released',
+          held: false,
+        });
+        granted(await reserve('limited', spec));
+        waitOf(await reserve('limited', spec), 'busy');
+      });
+
+      test('a lease never released expires leaseMs after it was granted (a crashed holder frees its place)', async () => {
+        const spec = { intervalMs: 0, maxConcurrent: 1, leaseMs: 150 };
+        const lost = granted(await reserve('crash', spec));
+        waitOf(await reserve('crash', spec), 'busy');
+        await sleep(200);
+        const next = granted(await reserve('crash', spec));
+        assert.deepEqual(await store.turn('crash', { release: lost }), { outcome: 'released', held: false });
+        assert.deepEqual(await store.turn('crash', { release: next }), { outcome: 'released', held: true });
+      });
+
+      test('turns live apart from values; bad steps are refused', async () => {
+        granted(await reserve('apart', { intervalMs: 10, leaseMs: 1000 }));
+        assert.equal(await store.get('apart'), undefined);
+        assert.deepEqual(await store.keys(''), []);
+        const bad: TurnReserve[] = [
+          { intervalMs: -1, leaseMs: 1000 },
+          { intervalMs: 1.5, leaseMs: 1000 },
+          { intervalMs: 10, leaseMs: 0 },
+          { intervalMs: 10, leaseMs: 1000, maxConcurrent: 0 },
+          { intervalMs: 10, leaseMs: Number.POSITIVE_INFINITY },
+        ];
+        for (const spec of bad) await rejectsWith(reserve('apart', spec), 'INVALID_INPUT');
+        await rejectsWith(store.turn('apart', { release: '' }), 'INVALID_INPUT');
+        await rejectsWith(reserve('', { intervalMs: 10, leaseMs: 1000 }), 'INVALID_INPUT');
+      });
+
+      test('200 reservations at once: exactly one is granted, every other told to wait at most one interval', async () => {
+        const outcomes = await Promise.all(
+          Array.from({ length: 200 }, () => reserve('crowd', { intervalMs: 5000, leaseMs: 60_000 })),
+        );
+        assert.equal(outcomes.filter((outcome) => outcome.outcome === 'granted').length, 1);
+        for (const outcome of outcomes.filter((outcome) => outcome.outcome !== 'granted'))
+          assert.ok(waitOf(outcome, 'wait') <= 5000);
       });
     });
 

@@ -15,7 +15,55 @@ export interface WorkerSpec {
         attempts: number;
         lanes: number;
       }
-    | { kind: 'debit-forever'; agent: string };
+    | { kind: 'debit-forever'; agent: string }
+    | {
+        kind: 'turns';
+        key: string;
+        intervalMs: number;
+        maxConcurrent: number;
+        /** Turns to take, over `lanes` concurrent lanes; each holds its turn `holdMs`. */
+        turns: number;
+        lanes: number;
+        holdMs: number;
+      };
+}
+
+/** What a `turns` worker prints: each turn's [start, end] in epoch ms (fractional). */
+export interface TurnSpans {
+  spans: Array<[number, number]>;
+}
+
+/**
+ * Checks turns taken by several processes together, after `goMs` (epoch ms): the k-th start is at least k intervals
+ * after `goMs` (a bound that holds however late a process wakes; a gap between two starts does not, as one late
+ * start shortens the next gap), and never more than `maxConcurrent` turns overlap. Returns the smallest gap seen.
+ */
+export function checkSharedTurns(
+  results: TurnSpans[],
+  goMs: number,
+  intervalMs: number,
+  maxConcurrent: number,
+): { count: number; minGapMs: number; mostAtOnce: number } {
+  const spans = results.flatMap((result) => result.spans).sort((a, b) => a[0] - b[0]);
+  spans.forEach(([start], index) => {
+    // 1 ms: the stores count whole milliseconds.
+    if (start < goMs + index * intervalMs - 1)
+      throw new Error(`turn ${index} started ${start - goMs} ms after go, before ${index} intervals`);
+  });
+  const events = spans.flatMap(([start, end]) => [
+    [start, 1],
+    [end, -1],
+  ]);
+  events.sort((a, b) => (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number));
+  let atOnce = 0;
+  let mostAtOnce = 0;
+  for (const [, change] of events) {
+    atOnce += change as number;
+    mostAtOnce = Math.max(mostAtOnce, atOnce);
+  }
+  if (mostAtOnce > maxConcurrent) throw new Error(`${mostAtOnce} turns at once, over ${maxConcurrent}`);
+  const gaps = spans.slice(1).map(([start], index) => start - (spans[index] as [number, number])[0]);
+  return { count: spans.length, minGapMs: Math.min(...gaps), mostAtOnce };
 }
 
 /** A running worker: its stdout lines so far, and ways to wait on it. */
@@ -97,14 +145,20 @@ export function spawnWorker(script: string, spec: unknown): StoreWorker {
 }
 
 /** Starts `specs` together (all ready, then all told to go) and returns each one's last stdout line as JSON. */
-export async function runWorkersTogether<RESULT>(specs: WorkerSpec[]): Promise<RESULT[]> {
-  return runScriptsTogether(WORKER, specs);
+export async function runWorkersTogether<RESULT>(specs: WorkerSpec[], onGo?: () => void): Promise<RESULT[]> {
+  return runScriptsTogether(WORKER, specs, onGo);
 }
 
 /** `runWorkersTogether` for any worker script. */
-export async function runScriptsTogether<RESULT>(script: string, specs: unknown[]): Promise<RESULT[]> {
+export async function runScriptsTogether<RESULT>(
+  script: string,
+  specs: unknown[],
+  /** Called just before the workers are told to go. */
+  onGo?: () => void,
+): Promise<RESULT[]> {
   const workers = specs.map((spec) => spawnWorker(script, spec));
   await Promise.all(workers.map((worker) => worker.waitFor((lines) => lines.includes('ready'))));
+  onGo?.();
   for (const worker of workers) worker.go();
   return Promise.all(
     workers.map(async (worker) => {

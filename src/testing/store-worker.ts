@@ -1,6 +1,7 @@
 // A child process for the multi-process store tests (spawned by store-processes.ts, never imported).
 // Usage: node store-worker.ts '<WorkerSpec JSON>'. It prints `ready`, waits for a `go` line on stdin, then works.
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isPeriscopeError } from '../errors.ts';
 import { openStore } from '../store/open-store.ts';
 import { createRedisStore } from '../store/redis-store.ts';
@@ -60,11 +61,40 @@ async function debitForever(store: Store, agent: string): Promise<void> {
   }
 }
 
+/** Takes turns in a few lanes (reserve until granted, hold, release); reports each turn's span. */
+async function turns(store: Store, task: Extract<WorkerSpec['task'], { kind: 'turns' }>): Promise<void> {
+  const spans: Array<[number, number]> = [];
+  const clock = () => performance.timeOrigin + performance.now();
+  let next = 0;
+  const reserve = { intervalMs: task.intervalMs, maxConcurrent: task.maxConcurrent, leaseMs: 30_000 };
+  const lane = async (): Promise<void> => {
+    while (next++ < task.turns) {
+      for (;;) {
+        const outcome = await store.turn(task.key, { reserve });
+        if (outcome.outcome !== 'granted') {
+          // wait: until the next start is due; busy: poll.
+          const waitMs = 'waitMs' in outcome ? outcome.waitMs : 5;
+          await sleep(outcome.outcome === 'busy' ? Math.min(waitMs, 5) : waitMs);
+          continue;
+        }
+        const start = clock();
+        await sleep(task.holdMs);
+        spans.push([start, clock()]);
+        await store.turn(task.key, { release: outcome.lease });
+        break;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: task.lanes }, lane));
+  print(JSON.stringify({ spans }));
+}
+
 try {
   const store = await open();
   print('ready');
   await waitForGo();
   if (spec.task.kind === 'hammer') await hammer(store, spec.task);
+  else if (spec.task.kind === 'turns') await turns(store, spec.task);
   else await debitForever(store, spec.task.agent);
   await store.close();
 } catch (error) {

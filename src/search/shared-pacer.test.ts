@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isPeriscopeError } from '../errors.ts';
+import { createMemoryStore } from '../store/memory-store.ts';
+import { createRedisStore } from '../store/redis-store.ts';
+import { createSqliteStore } from '../store/sqlite-store.ts';
+import type { Store } from '../store/store.ts';
+import { type RedisTestServer, redisTestGate, startRedisServer } from '../testing/redis-server.ts';
+import type { Pacer } from './pacing.ts';
+import { createSharedPacer, pacingKey } from './shared-pacer.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'periscope-pacer-'));
+let files = 0;
+const { skip: redisSkip } = redisTestGate();
+let redis: RedisTestServer | undefined;
+before(async () => {
+  if (redisSkip === false) redis = await startRedisServer();
+});
+after(async () => {
+  await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Two stores on one state, as two instances of Periscope would open it. */
+type Pair = () => Promise<[Store, Store]>;
+const sqlitePair: Pair = async () => {
+  const path = join(dir, `state-${++files}.db`);
+  return [createSqliteStore({ path }), createSqliteStore({ path })];
+};
+let prefixes = 0;
+const redisPair: Pair = async () => {
+  const url = (redis as RedisTestServer).url;
+  const keyPrefix = `pacer-${process.pid}-${++prefixes}:`;
+  return [await createRedisStore({ url, keyPrefix }), await createRedisStore({ url, keyPrefix })];
+};
+
+function pacerOn(store: Store, minIntervalMs: number, maxConcurrent?: number, leaseMs = 60_000): Pacer {
+  return createSharedPacer({
+    id: 'paced',
+    minIntervalMs,
+    ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
+    store: async () => store,
+    key: pacingKey('paced', {}),
+    leaseMs,
+  });
+}
+
+const never = new AbortController().signal;
+
+function queueRefusal(error: unknown): boolean {
+  return isPeriscopeError(error) && error.code === 'RATE_LIMITED' && error.details.reason === 'queue';
+}
+
+for (const [name, pair, skip] of [
+  ['sqlite', sqlitePair, false],
+  ['redis', redisPair, redisSkip],
+] as const) {
+  describe(`shared pacing on ${name}`, { skip }, () => {
+    test('two instances: every turn one interval after the last, whichever instance it came from', async (t) => {
+      const [one, two] = await pair();
+      const intervalMs = 60;
+      const pacers = [pacerOn(one, intervalMs), pacerOn(two, intervalMs)];
+      const startedAt = performance.now();
+      const starts: number[] = [];
+      await Promise.all(
+        Array.from({ length: 12 }, async (_, index) => {
+          const release = await (pacers[index % 2] as Pacer).acquire(never, 10_000);
+          starts.push(performance.now());
+          await sleep(5);
+          release();
+        }),
+      );
+      starts.sort((a, b) => a - b);
+      // The k-th start comes at least k intervals after the calls (one late wake-up shortens the next gap, so gaps
+      // alone prove nothing); each instance on its own would have started two at a time.
+      starts.forEach((start, index) => {
+        assert.ok(start - startedAt >= index * intervalMs - 1, `start ${index} at ${start - startedAt} ms`);
+      });
+      const gaps = starts.slice(1).map((start, index) => start - (starts[index] as number));
+      t.diagnostic(`gaps (ms): ${gaps.map((gap) => gap.toFixed(0)).join(' ')}`);
+      await Promise.all([one.close(), two.close()]);
+    });
+
+    test('maxConcurrent across instances: never more in flight than allowed, every call served', async () => {
+      const [one, two] = await pair();
+      const pacers = [pacerOn(one, 0, 1), pacerOn(two, 0, 1)];
+      let inFlight = 0;
+      let most = 0;
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, index) => {
+          const release = await (pacers[index % 2] as Pacer).acquire(never, 10_000);
+          inFlight++;
+          most = Math.max(most, inFlight);
+          await sleep(15);
+          inFlight--;
+          release();
+        }),
+      );
+      assert.equal(most, 1);
+      await Promise.all([one.close(), two.close()]);
+    });
+
+    test('a turn too far off is refused at once with RATE_LIMITED (queue), so the chain can move on', async () => {
+      const [one, two] = await pair();
+      const first = await pacerOn(one, 1000).acquire(never, 5000);
+      first();
+      const asked = performance.now();
+      const refusal = await pacerOn(two, 1000)
+        .acquire(never, 200)
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      assert.ok(queueRefusal(refusal), String(refusal));
+      assert.ok(performance.now() - asked < 150, 'refused without waiting');
+      assert.ok(isPeriscopeError(refusal) && (refusal.retryAfterMs ?? 0) > 200);
+      // Every place taken: refused once maxWaitMs has passed.
+      const held = await pacerOn(one, 0, 1).acquire(never, 1000);
+      const waited = performance.now();
+      await assert.rejects(pacerOn(two, 0, 1).acquire(never, 150), queueRefusal);
+      assert.ok(performance.now() - waited >= 100);
+      held();
+      await Promise.all([one.close(), two.close()]);
+    });
+
+    test('cancelled while waiting for a shared turn: ABORTED, holding nothing', async () => {
+      const [one, two] = await pair();
+      const a = pacerOn(one, 300, 1);
+      const b = pacerOn(two, 300, 1);
+      (await a.acquire(never, 5000))();
+      const cancel = new AbortController();
+      const waiting = b.acquire(cancel.signal, 5000);
+      await sleep(50);
+      assert.equal(b.queued, 1);
+      cancel.abort();
+      await assert.rejects(waiting, (error: unknown) => isPeriscopeError(error) && error.code === 'ABORTED');
+      // It held no lease (60 s) while it waited: the next turn is an interval away, not a minute.
+      const asked = performance.now();
+      (await a.acquire(never, 5000))();
+      assert.ok(performance.now() - asked < 900, `waited ${performance.now() - asked} ms`);
+      await Promise.all([one.close(), two.close()]);
+    });
+
+    test('a holder that crashed: its place comes back leaseMs after its start', async () => {
+      const [one, two] = await pair();
+      const key = pacingKey('paced', {});
+      const crashed = await one.turn(key, { reserve: { intervalMs: 0, maxConcurrent: 1, leaseMs: 300 } });
+      assert.equal(crashed.outcome, 'granted');
+      const asked = performance.now();
+      const release = await pacerOn(two, 0, 1).acquire(never, 5000);
+      const waited = performance.now() - asked;
+      assert.ok(waited >= 250 && waited < 1500, `waited ${waited} ms`);
+      release();
+      await Promise.all([one.close(), two.close()]);
+    });
+  });
+}
+
+describe('shared pacing: the store path is taken only where it helps', () => {
+  test('a store that fails is passed over: pacing goes on in this process', async () => {
+    const store = createSqliteStore({ path: join(dir, `state-${++files}.db`) });
+    await store.close();
+    const pacer = pacerOn(store, 50);
+    const startedAt = performance.now();
+    const starts: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      (await pacer.acquire(never, 5000))();
+      starts.push(performance.now() - startedAt);
+    }
+    assert.ok((starts[2] as number) >= 99, `starts: ${starts.join(', ')}`);
+  });
+
+  test('the memory store: this process paces alone, and the store is never asked for a turn', async () => {
+    const memory = createMemoryStore();
+    let turns = 0;
+    const counting: Store = {
+      ...memory,
+      kind: memory.kind,
+      location: memory.location,
+      turn(key, step) {
+        turns++;
+        return memory.turn(key, step);
+      },
+    };
+    const pacer = pacerOn(counting, 20, 1);
+    for (let index = 0; index < 3; index++) (await pacer.acquire(never, 5000))();
+    assert.equal(turns, 0);
+    await memory.close();
+  });
+});
