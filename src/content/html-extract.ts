@@ -1,6 +1,7 @@
 import { extractContent } from './extract/extract-content.ts';
 import { visibleChars } from './extract/text-stats.ts';
 import type { ContentSelection, Removal } from './extract/types.ts';
+import { cdataAsBrowsers } from './html/bogus-cdata.ts';
 import { cleanDocument, type DocumentStats } from './html/clean-document.ts';
 import type { DomElement } from './html/dom.ts';
 import { flatText } from './html/flat-text.ts';
@@ -42,9 +43,10 @@ export const MAX_PARSED_ELEMENTS = 100_000;
  * then the generic one: see `extract/`) → write Markdown/text.
  */
 export function extractHtml(
-  html: string,
+  source: string,
   options: ExtractHtmlOptions,
 ): ExtractResult & { removals?: Removal[] } {
+  const html = cdataAsBrowsers(source);
   const document = parseDocument(
     limitNesting(html, MAX_NESTING_DEPTH, { maxElements: MAX_PARSED_ELEMENTS }).html,
   );

@@ -41,7 +41,7 @@ export interface Extractor {
 export interface ExtractionOptions {
   /**
    * Steps of the generic extractor to leave out, by name, and site extractors, by id (`mediawiki`,
-   * `stack-exchange`, `github`, `docs`), for debugging and tests.
+   * `stack-exchange`, `forum`, `github`, `docs`), for debugging and tests.
    */
   skipSteps?: ReadonlySet<string> | undefined;
 }
