@@ -27,6 +27,8 @@ export interface ContentSelection {
   /** A heading to write before the roots (the article's title, when it sits outside them). */
   title?: string | undefined;
   removals: Removal[];
+  /** Visible characters of the page once its furniture is out (the generic extractor's), for the give-way check. */
+  pageChars?: number | undefined;
 }
 
 /**
