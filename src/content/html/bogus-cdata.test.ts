@@ -12,8 +12,10 @@ test('a stray <![CDATA[ in the body ends at the next > as in a browser, not at ]
   assert.ok(text.includes('I put together one comparison of the current cards'), text);
 });
 
-test('cdataAsBrowsers: only the opening of a CDATA section changes; a page without one is returned as it is', () => {
+test('cdataAsBrowsers: only the opening of a CDATA section changes, never inside a script; a page without one is returned as it is', () => {
   assert.equal(cdataAsBrowsers('<p>a</p><![CDATA[ x ]]>'), '<p>a</p><!CDATA[ x ]]>');
+  const jsonLd = '<script type="application/ld+json">//<![CDATA[\n{"@type":"Article"}\n//]]></script>';
+  assert.equal(cdataAsBrowsers(`${jsonLd}<p><![CDATA[`), `${jsonLd}<p><!CDATA[`);
   const plain = '<p>no sections here</p>';
   assert.equal(cdataAsBrowsers(plain), plain);
 });

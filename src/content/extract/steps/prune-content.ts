@@ -131,6 +131,8 @@ function pruneReason(
   if (
     linkDensity > 0.5 &&
     chars < contentChars * 0.5 &&
+    // An item's own author line, repeated down a list, is links by nature (each name links to its page).
+    !itemLines.has(lineKey(element)) &&
     !wholeCell(element, chars, context) &&
     !(name === 'p' && wordsOutsideLinks(element) >= PROSE_WORDS)
   ) {
