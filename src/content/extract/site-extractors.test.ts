@@ -305,3 +305,13 @@ test('forum: a page of no known engine is left to the others, whatever its host'
   const { extractor } = extractPage(html, 'https://forums.macrumors.com/threads/1/');
   assert.equal(extractor, 'generic');
 });
+
+test('forum (vBulletin 4): each post as author, date and body (its blockquote written as plain text); user stats and reply links out', () => {
+  const { text, extractor } = extract('site--vbulletin-thread.html', FORUM_URL);
+  assert.equal(extractor, 'forum-vbulletin');
+  assertHas(text, [
+    'HOSTLAR\n\n11-29-2024, 09:03 AM\n\nWe run a small online shop on shared hosting',
+    'serverfox\n\n11-29-2024, 10:41 AM\n\nLower the time to live of your DNS records',
+  ]);
+  assertLacks(text, ['Junior Guru', 'Join Date', 'Reply With Quote', 'Contact Us', '> We run']);
+});

@@ -175,10 +175,54 @@ const oldReddit: ForumEngine = {
   title: (body) => findFirst(body, (element) => element.localName === 'a' && hasClass(element, 'title')),
 };
 
-const ENGINES: readonly ForumEngine[] = [xenForo, invision, discourse, phpBB, oldReddit];
+/**
+ * vBulletin 4 (`<html id="vbulletin_html">`): `li.postcontainer` posts, `a.username`, `span.date`,
+ * bodies in `blockquote.postcontent`. vBulletin 3 (generator "vBulletin 3…"): `table#post…` posts,
+ * `a.bigusername`, the date in the header row's first cell, bodies in `div#post_message_…`.
+ */
+const vBulletin: ForumEngine = {
+  id: 'vbulletin',
+  detect: (document) =>
+    document.documentElement.getAttribute('id') === 'vbulletin_html' ||
+    /(?:^|\|)vbulletin\b/.test(pageSignals(document).generator),
+  posts: (body) =>
+    findAll(
+      body,
+      (element) =>
+        (element.localName === 'li' && hasClass(element, 'postcontainer')) ||
+        (element.localName === 'table' && /^post\d+$/.test(element.getAttribute('id') ?? '')),
+    ),
+  author: (post) =>
+    text(
+      findFirst(
+        post,
+        (element) =>
+          element.localName === 'a' && (hasClass(element, 'username') || hasClass(element, 'bigusername')),
+      ),
+    ),
+  detail(post) {
+    const date = findFirst(post, named('date', 'span'));
+    if (date) return text(date);
+    return text(findFirst(post, named('thead', 'td')));
+  },
+  content: (post) =>
+    findFirst(post, named('postcontent', 'blockquote')) ??
+    findFirst(post, (element) => (element.getAttribute('id') ?? '').startsWith('post_message_')),
+  title: (body) => findFirst(body, byTag('h1')),
+};
+
+/** A post body marked up as a quote (vBulletin 4's `blockquote.postcontent`), as plain blocks. */
+function unquoted(document: LightDocument, quote: LightElement): LightElement {
+  const block = document.createElement('div');
+  while (quote.firstChild) block.appendChild(quote.firstChild);
+  return block;
+}
+
+const ENGINES: readonly ForumEngine[] = [xenForo, invision, discourse, phpBB, oldReddit, vBulletin];
 
 /**
- * Forum threads of the common engines (XenForo 2, Invision Community, Discourse, phpBB), detected by
+ * Forum threads of the common engines (XenForo 2, Invision Community, Discourse, phpBB, vBulletin 3 and
+ * 4, old Reddit), detected by
  * their markup, never by host: each post's author and date as shown, then its body, in thread order.
  * Out: avatars, user titles and stats, signatures, reactions, reply buttons, everything around the posts.
  * A forum that the generic extractor reads well is read the same way here, with the names and dates that
@@ -204,7 +248,7 @@ export const forumExtractor: Extractor = {
         paragraph.textContent = line;
         roots.push(paragraph);
       }
-      roots.push(content);
+      roots.push(content.localName === 'blockquote' ? unquoted(document, content) : content);
     }
     const removals = new SiteRemovals(`forum-${engine.id}`);
     const contents = posts.map((entry) => entry.content);
