@@ -1,6 +1,7 @@
 import { extractContent } from './extract/extract-content.ts';
 import { visibleChars } from './extract/text-stats.ts';
 import type { ContentSelection, Removal } from './extract/types.ts';
+import { cdataAsBrowsers } from './html/bogus-cdata.ts';
 import { cleanDocument, type DocumentStats } from './html/clean-document.ts';
 import type { DomElement } from './html/dom.ts';
 import { flatText } from './html/flat-text.ts';
@@ -42,9 +43,10 @@ export const MAX_PARSED_ELEMENTS = 100_000;
  * then the generic one: see `extract/`) → write Markdown/text.
  */
 export function extractHtml(
-  html: string,
+  source: string,
   options: ExtractHtmlOptions,
 ): ExtractResult & { removals?: Removal[] } {
+  const html = cdataAsBrowsers(source);
   const document = parseDocument(
     limitNesting(html, MAX_NESTING_DEPTH, { maxElements: MAX_PARSED_ELEMENTS }).html,
   );
@@ -56,12 +58,14 @@ export function extractHtml(
   const stats = cleanDocument(document);
   const selection = extractContent({ document, url: baseUrl, metadata }, { skipSteps: options.skipSteps });
   const removals = options.explain ? { removals: selection.removals } : {};
-  const fallback = recall(html, selection, stats, baseUrl, metadata, options);
+  const fallback =
+    recall(html, selection, stats, baseUrl, metadata, options) ??
+    giveWay(html, document, selection, baseUrl, metadata, options);
   if (fallback) {
     return {
       ...definedOnly(metadata),
       ...write(fallback.root, options.mode, baseUrl),
-      extractor: 'body',
+      extractor: fallback.extractor,
       ...(options.explain ? { removals: [...selection.removals, ...fallback.removals] } : {}),
     };
   }
@@ -72,6 +76,13 @@ export function extractHtml(
     extractor: selection.extractor,
     ...removals,
   };
+}
+
+/** What a fallback writes instead of the choice: `body` (recall), `page` (give-way). */
+interface Fallback {
+  root: LightElement;
+  removals: Removal[];
+  extractor: string;
 }
 
 /**
@@ -88,7 +99,7 @@ function recall(
   baseUrl: URL | undefined,
   metadata: PageMetadata,
   options: ExtractHtmlOptions,
-): { root: LightElement; removals: Removal[] } | undefined {
+): Fallback | undefined {
   const chosenChars = textChars(selection.roots);
   if (chosenChars >= MIN_ARTICLE_CHARS) return undefined;
   let most = chosenChars;
@@ -100,14 +111,64 @@ function recall(
     // Without furniture removal, only a block the scoring chose will do: never the page as it is.
     const chosen = step === 'pick-content' || !fallback.roots.includes(document.body);
     if (chosen && chosenChars * 2 < chars) {
-      return { root: assemble(document, fallback.roots, fallback.title), removals: fallback.removals };
+      return {
+        root: assemble(document, fallback.roots, fallback.title),
+        removals: fallback.removals,
+        extractor: 'body',
+      };
     }
     most = Math.max(most, chars);
   }
   if (most < NEARLY_EMPTY_CHARS && chosenChars * 2 < stats.textLength) {
-    return { root: parseCleaned(html).body, removals: [] };
+    return { root: parseCleaned(html).body, removals: [], extractor: 'body' };
   }
   return undefined;
+}
+
+/** A page that is not an article gives way to its whole body when the choice holds less than this share of it. */
+export const GIVE_WAY_SHARE = 1 / 3;
+/** A chosen block this long is an article's body, whatever else the page holds: it never gives way. */
+export const GIVE_WAY_MAX_CHARS = 1000;
+
+/**
+ * The give-way rule, for a page that is no article (no publication date in its metadata, no `og:type`
+ * article: a listing, a category grid, a service's landing page) whose chosen block holds less than `GIVE_WAY_SHARE` of the
+ * text left once the furniture (navigation, header, footer, sidebars) is out: its items are each a
+ * link and a line, which scoring by paragraphs passes over for the one block of prose on the page. The
+ * body without its furniture is written instead, its link lists kept. `undefined`: the choice stands.
+ */
+function giveWay(
+  html: string,
+  page: LightDocument,
+  selection: ContentSelection,
+  baseUrl: URL | undefined,
+  metadata: PageMetadata,
+  options: ExtractHtmlOptions,
+): Fallback | undefined {
+  if (selection.pageChars === undefined || metadata.publishedAt !== undefined || declaredArticle(page)) {
+    return undefined;
+  }
+  const chosenChars = textChars(selection.roots);
+  if (chosenChars >= GIVE_WAY_MAX_CHARS || chosenChars >= selection.pageChars * GIVE_WAY_SHARE)
+    return undefined;
+  const document = parseCleaned(html);
+  const skipSteps = new Set([...(options.skipSteps ?? []), 'pick-content', 'prune-content']);
+  const fallback = extractContent({ document, url: baseUrl, metadata }, { skipSteps });
+  if (textChars(fallback.roots) <= chosenChars) return undefined;
+  return {
+    root: assemble(document, fallback.roots, fallback.title),
+    removals: fallback.removals,
+    extractor: 'page',
+  };
+}
+
+/** `<meta property="og:type" content="article">`: the page says it is an article. */
+function declaredArticle(document: LightDocument): boolean {
+  for (const meta of document.head.getElementsByTagName('meta')) {
+    if (meta.getAttribute('property')?.trim().toLowerCase() !== 'og:type') continue;
+    if (meta.getAttribute('content')?.trim().toLowerCase().startsWith('article')) return true;
+  }
+  return false;
 }
 
 function parseCleaned(html: string): LightDocument {

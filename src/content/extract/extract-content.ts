@@ -1,5 +1,6 @@
 import { genericExtractor } from './generic.ts';
 import { docsExtractor } from './sites/docs.ts';
+import { forumExtractor } from './sites/forums.ts';
 import { gitHubExtractor } from './sites/github.ts';
 import { mediaWikiExtractor } from './sites/mediawiki.ts';
 import { stackExchangeExtractor } from './sites/stack-exchange.ts';
@@ -13,6 +14,7 @@ import type { ContentSelection, ExtractionInput, ExtractionOptions, Extractor } 
 export const SITE_EXTRACTORS: readonly Extractor[] = [
   mediaWikiExtractor,
   stackExchangeExtractor,
+  forumExtractor,
   gitHubExtractor,
   docsExtractor,
 ];

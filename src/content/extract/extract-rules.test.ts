@@ -192,3 +192,43 @@ test('furniture: a footer longer than a short article in <main> is not its wrapp
   ]);
   assertLacks(text, ['Notice 0']);
 });
+
+test('prune: a byline repeated on every item of a list is the items’ own line and stays; a lone byline still goes', () => {
+  // Before: each post's `<span class="author">` went as the page's byline ("Allocating on the stack, 27
+  // February 2026,"), so every item of a blog index lost its author.
+  const { text } = extract('prune--repeated-item-bylines.html');
+  assertHas(text, [
+    'Allocating on the stack, 27 February 2026, Keith Rand',
+    'Modern code with fix, 17 February 2026, Alan Donner',
+    'Release 1.26, 10 February 2026, Carla Ameda, on behalf of the team',
+  ]);
+  const html = readFileSync(new URL('prune--repeated-item-bylines.html', FIXTURES), 'utf8')
+    .replace(', <span class="author">Alan Donner</span>', '')
+    .replace(', <span class="author">Carla Ameda, on behalf of the team</span>', '');
+  const single = extractHtml(html, { url: 'https://www.example.org/blog/', mode: 'text' }).text;
+  assertHas(single, ['Allocating on the stack, 27 February 2026,']);
+  assertLacks(single, ['Keith Rand']);
+});
+
+test('give-way: a listing that is no article is written whole (furniture out) when its one prose block holds little of it', () => {
+  // Before: the intro paragraph was the only block scoring as prose, every item being a link and a
+  // byline line, and the page came out as that one sentence.
+  const { text, extractor } = extract('giveway--news-listing.html');
+  assert.equal(extractor, 'page');
+  assertHas(text, [
+    'Example Weekly facilitates the spread of knowledge',
+    'Cross-region queries arrive in the warehouse preview\n\nRenata Lopes on Mar 08',
+    "Inside a delivery platform's composable onboarding service\n\nLena Kumar on Mar 06",
+  ]);
+  assertLacks(text, ['Podcasts', 'Privacy', '© 2026']);
+});
+
+test('give-way: a page that says it is an article (og:type) keeps its chosen block, however small', () => {
+  const html = readFileSync(new URL('giveway--news-listing.html', FIXTURES), 'utf8').replace(
+    'content="website"',
+    'content="article"',
+  );
+  const { text, extractor } = extractHtml(html, { url: 'https://www.example.org/news/', mode: 'text' });
+  assert.equal(extractor, 'generic');
+  assertLacks(text, ['Cross-region queries']);
+});

@@ -41,11 +41,13 @@ export const genericExtractor: Extractor = {
         element.remove();
       },
     };
+    let pageChars: number | undefined;
     for (const step of GENERIC_STEPS) {
       if (options.skipSteps?.has(step.name)) continue;
       step.run(context);
+      if (step === dropFurniture) pageChars = context.stats.get(body)?.chars;
     }
-    return { extractor: 'generic', roots: context.roots, title: context.title, removals };
+    return { extractor: 'generic', roots: context.roots, title: context.title, removals, pageChars };
   },
 };
 

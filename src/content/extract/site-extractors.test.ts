@@ -240,3 +240,78 @@ test('site extractors leave pages of no known family to the generic extractor', 
     assert.ok(extractor === 'generic' || extractor === 'body', `${name}: ${extractor}`);
   }
 });
+
+const FORUM_URL = 'https://forum.example.org/topic/1-thread/';
+
+test('forum (Invision): each post as author, date and body; signatures, profile panes and the sidebar out', () => {
+  const { text, extractor } = extract('site--invision-topic.html', FORUM_URL);
+  assert.equal(extractor, 'forum-invision');
+  assert.ok(text.startsWith('# Spare fan header on the new case\n'), text);
+  assert.ok(
+    text.includes('Mirela\n\nPosted March 19, 2024\n\nThere is a small four-pin header on the bottom panel'),
+    text,
+  );
+  assertHas(text, [
+    'Tobiah\n\nPosted March 20, 2024\n\nIt is for the lighting controller',
+    'a spare for a pump.',
+  ]);
+  assertLacks(text, ['Ryzen 7, 32 GB', 'Popular now', 'Powered by', '12 posts', 'Quote']);
+});
+
+test('forum (XenForo): posts found by markup, quotes kept without their fold-out link, user stats out', () => {
+  const { text, extractor } = extract('site--xenforo-thread.html', FORUM_URL);
+  assert.equal(extractor, 'forum-xenforo');
+  assertHas(text, [
+    'felixen\n\nJul 9, 2022\n\nI switched off message syncing today',
+    '> felixen said:',
+    'spikeymike\n\nJul 9, 2022\n\n',
+    'Turning sync off alone keeps the copy.',
+  ]);
+  assertLacks(text, [
+    'Click to expand',
+    'macrumors newbie',
+    'Joined',
+    '273',
+    'iPhone 13, MacBook Air',
+    'people like this',
+  ]);
+  // The generic extractor alone keeps the profile pane's stats and the quote's fold-out link.
+  const generic = extractPage(
+    readFileSync(new URL('site--xenforo-thread.html', FIXTURES), 'utf8'),
+    FORUM_URL,
+    {
+      genericOnly: true,
+    },
+  ).text;
+  assertHas(generic, ['Click to expand', 'Joined']);
+});
+
+test('forum (Discourse): the crawler view, by its generator tag, with names and dates; likes and category out', () => {
+  const { text, extractor } = extract('site--discourse-topic.html', FORUM_URL);
+  assert.equal(extractor, 'forum-discourse');
+  assert.ok(text.startsWith('# Containers cannot resolve each other\n'), text);
+  assertHas(text, [
+    'amondale (Amondale)\n\nNovember 8, 2024, 7:33pm\n\nTwo containers point at the same resolver',
+    'rimelek (Ákos)\n\nNovember 8, 2024, 8:42pm\n\nName resolution between containers',
+  ]);
+  assertLacks(text, ['2 Likes', 'Networking', 'FAQ']);
+});
+
+test('forum: a page of no known engine is left to the others, whatever its host', () => {
+  const html = readFileSync(new URL('site--xenforo-thread.html', FIXTURES), 'utf8').replace(
+    '<html id="XF"',
+    '<html',
+  );
+  const { extractor } = extractPage(html, 'https://forums.macrumors.com/threads/1/');
+  assert.equal(extractor, 'generic');
+});
+
+test('forum (vBulletin 4): each post as author, date and body (its blockquote written as plain text); user stats and reply links out', () => {
+  const { text, extractor } = extract('site--vbulletin-thread.html', FORUM_URL);
+  assert.equal(extractor, 'forum-vbulletin');
+  assertHas(text, [
+    'HOSTLAR\n\n11-29-2024, 09:03 AM\n\nWe run a small online shop on shared hosting',
+    'serverfox\n\n11-29-2024, 10:41 AM\n\nLower the time to live of your DNS records',
+  ]);
+  assertLacks(text, ['Junior Guru', 'Join Date', 'Reply With Quote', 'Contact Us', '> We run']);
+});

@@ -27,6 +27,8 @@ export interface ContentSelection {
   /** A heading to write before the roots (the article's title, when it sits outside them). */
   title?: string | undefined;
   removals: Removal[];
+  /** Visible characters of the page once its furniture is out (the generic extractor's), for the give-way check. */
+  pageChars?: number | undefined;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface Extractor {
 export interface ExtractionOptions {
   /**
    * Steps of the generic extractor to leave out, by name, and site extractors, by id (`mediawiki`,
-   * `stack-exchange`, `github`, `docs`), for debugging and tests.
+   * `stack-exchange`, `forum`, `github`, `docs`), for debugging and tests.
    */
   skipSteps?: ReadonlySet<string> | undefined;
 }

@@ -60,8 +60,9 @@ export const pruneContent: Step = {
       return sum + (stats?.chars ?? 0) - (stats?.linkChars ?? 0);
     }, 0);
     const found: Array<[LightElement, string]> = [];
+    const itemLines = repeatedItemLines(context.roots);
     for (const root of context.roots)
-      collect(root, found, (element) => pruneReason(element, context, contentChars, contentProse));
+      collect(root, found, (element) => pruneReason(element, context, contentChars, contentProse, itemLines));
     for (const [element, reason] of found) context.remove(element, 'prune-content', reason);
     for (const root of context.roots) removeDanglingHeadings(root, context);
     context.measure();
@@ -91,6 +92,7 @@ function pruneReason(
   context: StepContext,
   contentChars: number,
   contentProse: number,
+  itemLines: Set<string>,
 ): string | undefined {
   const furniture = furnitureReason(element, context.stats, contentProse);
   if (furniture) return furniture;
@@ -103,7 +105,13 @@ function pruneReason(
   const inSentence = () => (inText ??= inRunningText(element, namedAround));
   const around = findWord(classNames(element).flat(), AROUND);
   // A table cell named `rating` or `author` is a column of the table, not a byline.
-  if (around && !CELLS.has(name) && chars < Math.max(200, contentChars * 0.2) && !inSentence()) {
+  if (
+    around &&
+    !CELLS.has(name) &&
+    chars < Math.max(200, contentChars * 0.2) &&
+    !itemLines.has(lineKey(element)) &&
+    !inSentence()
+  ) {
     return `class/id "${around}"`;
   }
   if (!stats || chars === 0) return undefined;
@@ -123,12 +131,43 @@ function pruneReason(
   if (
     linkDensity > 0.5 &&
     chars < contentChars * 0.5 &&
+    // An item's own author line, repeated down a list, is links by nature (each name links to its page).
+    !itemLines.has(lineKey(element)) &&
     !wholeCell(element, chars, context) &&
     !(name === 'p' && wordsOutsideLinks(element) >= PROSE_WORDS)
   ) {
     return `links ${Math.round(linkDensity * 100)}%`;
   }
   return undefined;
+}
+
+/** An item line's class signature repeated this many times marks a list of items (see `repeatedItemLines`). */
+const MIN_ITEM_LINES = 3;
+
+/** An element's tag and class attribute: what the lines of one list's items share. */
+function lineKey(element: LightElement): string {
+  return `${element.localName}.${(element.getAttribute('class') ?? '').trim()}`;
+}
+
+/**
+ * Tag-and-class signatures of byline, date, rating and category lines (`AROUND` words) that stand
+ * `MIN_ITEM_LINES` times or more in the content, with text: an article has one byline, a list of posts,
+ * papers or products has one per item, and those are the item's own text ("27 February 2026, Keith
+ * Randall", "8 reviews, 4.7 out of 5 stars"), not the page's.
+ */
+function repeatedItemLines(roots: LightElement[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const root of roots) {
+    for (const element of root.getElementsByTagName('*')) {
+      if (!element.hasAttribute('class') || findWord(classNames(element).flat(), AROUND) === undefined) {
+        continue;
+      }
+      if (element.textContent.trim() === '') continue;
+      const key = lineKey(element);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return new Set([...counts].filter(([, count]) => count >= MIN_ITEM_LINES).map(([key]) => key));
 }
 
 /**
