@@ -1,6 +1,7 @@
 import type { CacheConfig, LimitsConfig, UsageConfig } from '../config/policy-schema.ts';
 import { createEgressGate, type EgressGate, type EgressPass, egressCall } from '../egress/egress-gate.ts';
 import { isPeriscopeError, PeriscopeError, type ToolErrorData } from '../errors.ts';
+import { stageEnd, stageStart } from '../stage-timing.ts';
 import { callLine } from '../tools/call-line.ts';
 import {
   type CachedToolName,
@@ -59,6 +60,7 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     rawInput: unknown,
     options: ToolExecuteOptions,
   ): Promise<ToolResult<DATA>> {
+    let stage = stageStart();
     const agentId = options.agentId ?? DEFAULT_AGENT_ID;
     try {
       checkId('agentId', agentId);
@@ -100,8 +102,10 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       await count(agentId, tool.name, result, 0);
       return result;
     }
+    stageEnd('policy-store', stage);
     // 6–7. The tool: its cache (with single flight) and its chain.
     const result = await tool.execute(rawInput, { ...options, admittedCall });
+    stage = stageStart();
     // 8. Commit (keep the charge) or refund.
     let spent = reservation?.cost ?? 0;
     const error = errorOf(result);
@@ -123,6 +127,7 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     await pass.settle(result);
     // 9. Usage.
     await count(agentId, tool.name, result, spent);
+    stageEnd('policy-store', stage);
     return result;
   }
 

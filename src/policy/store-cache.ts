@@ -1,4 +1,5 @@
 import { isPeriscopeError } from '../errors.ts';
+import { stageEnd, stageStart } from '../stage-timing.ts';
 import { digest } from '../store/digest.ts';
 import type { Store } from '../store/store.ts';
 import type { ToolName } from '../tools/tool.ts';
@@ -48,20 +49,26 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   }
 
   async function readEntry(key: string): Promise<Entry | undefined> {
+    const started = stageStart();
     try {
       return await (await settings.store()).get<Entry>(key);
     } catch {
       return undefined;
+    } finally {
+      stageEnd('cache', started);
     }
   }
 
   async function writeEntry(key: string, value: unknown): Promise<void> {
+    const started = stageStart();
     if (exceeds(value, settings.maxEntryChars)) return;
     try {
       const entry: Entry = { value, storedAt: Date.now() };
       await (await settings.store()).set(key, entry, { ttlMs: settings.ttlMs });
     } catch {
       // A lost write only costs a later miss.
+    } finally {
+      stageEnd('cache', started);
     }
   }
 

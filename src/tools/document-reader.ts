@@ -6,6 +6,7 @@ import type { DocumentCache } from '../fetch/document-cache.ts';
 import type { FetchedPage } from '../fetch/fetch-backend.ts';
 import { checkFinalUrl, type FetchChain } from '../fetch/fetch-chain.ts';
 import type { HttpFetch } from '../net/types.ts';
+import { stageEnd, stageStart } from '../stage-timing.ts';
 import { readThrough, type ToolCache } from './tool-cache.ts';
 
 /**
@@ -123,7 +124,9 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
       if (options.egress) await checkFinalUrl(read.value, url, options.egress);
       // A store entry kept before `retrievedAt` was: its time is unknown, say now (and keep saying it).
       const page = stamped(read.value);
+      const started = stageStart();
       if (isReadable(page)) documents.set(heldKey, page);
+      stageEnd('cache', started);
       return read.cached ? { page, cached: true, ageMs: read.ageMs ?? ageOf(page) } : { page, cached: false };
     },
   };

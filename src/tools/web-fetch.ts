@@ -6,6 +6,7 @@ import { wrapUntrusted } from '../content/untrusted-envelope.ts';
 import { type EgressGate, egressCall } from '../egress/egress-gate.ts';
 import { type FetchAttempt, isPeriscopeError, PeriscopeError } from '../errors.ts';
 import { attemptTrail } from '../fetch/fetch-chain.ts';
+import { stageEnd, stageStart } from '../stage-timing.ts';
 import { ageSeconds, cachedNote, formatAge, maxAgeMs } from './cache-age.ts';
 import { type DocumentReader, isReadable } from './document-reader.ts';
 import { NO_MATCH_NOTE, pageHeader, passagesHint, readOnHint, sectionsAfter } from './fetch-output.ts';
@@ -74,9 +75,11 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
     async execute(rawInput, options = {}) {
       const started = performance.now();
       let display = 'fetch';
+      let stage = stageStart();
       try {
         const input = validateInput(webFetchInputSchema, rawInput, 'web_fetch');
         const url = parseCallerUrl(input.url);
+        stageEnd('parse-auth', stage);
         display = `fetch ${shortUrl(url.href)}`;
         const startIndex = input.startIndex ?? 0;
         // Reading on, or asking a question, comes from the document in memory first; a page from its start is read
@@ -91,6 +94,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           egress: egress?.requestCheck(egressCall('web_fetch', input, options)),
           maxAgeMs: maxAgeMs(input),
         });
+        stage = stageStart();
         const age = cached ? ageSeconds(ageMs) : undefined;
         const cacheAge = age === undefined ? {} : { cacheAgeSeconds: age };
         const { content } = page;
@@ -207,9 +211,11 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           : trail
             ? `${trail} ${content.contentType}`
             : `${page.status} ${content.contentType}`;
+        const output = parts.join('\n');
+        stageEnd('envelope', stage);
         return {
           isError: false,
-          output: parts.join('\n'),
+          output,
           data,
           display: `${display} → ${source}, ${shown} in ${elapsedMs} ms`,
         };

@@ -5,6 +5,7 @@ import type { EgressOptions } from '../../egress/egress-check.ts';
 import { PeriscopeError } from '../../errors.ts';
 import type { Periscope } from '../../index.ts';
 import { listApiKeys } from '../../keys/api-keys.ts';
+import { stageEnd, stageStart } from '../../stage-timing.ts';
 import type { Store } from '../../store/store.ts';
 import type { Tool } from '../../tools/tool.ts';
 import { handleAdmin } from './admin-routes.ts';
@@ -124,6 +125,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   server.maxConnections = config.maxConnections;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const handled = stageStart();
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const route = routeName(path, restTools);
     response.on('finish', () => metrics.httpRequest(route, response.statusCode));
@@ -219,7 +221,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const toolRoute = /^\/v1\/tools\/([^/]+)$/.exec(path);
     if (toolRoute?.[1]) {
       allow(method, 'POST');
-      await callTool(toolRoute[1], request, response, principal);
+      await callTool(toolRoute[1], request, response, principal, handled);
       return;
     }
     if (path === '/v1/status') {
@@ -244,6 +246,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     request: IncomingMessage,
     response: ServerResponse,
     principal: Principal,
+    handled: number,
   ): Promise<void> {
     const tool = restTools.get(name);
     if (!tool) {
@@ -263,6 +266,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
     const sessionId = sessionOf(request, principal);
     const egress = withTaskUrls(keyEgress(principal), taskUrls);
+    stageEnd('parse-auth', handled);
     const result = await tool.execute(input, {
       signal: abort.signal,
       agentId: principal.agent,
@@ -272,10 +276,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (response.destroyed) return;
     // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
     const refusal = metrics.refusal(result);
+    const serialising = stageStart();
     if (refusal === 'overloaded') sendJson(response, 503, result, { 'retry-after': '1' });
     else if (refusal === 'shutting-down')
       sendJson(response, 503, result, { 'retry-after': '1', connection: 'close' });
     else sendJson(response, 200, result);
+    stageEnd('serialisation', serialising);
+    stageEnd('call', handled);
   }
 
   /** A key's own `--rate`: the gateway's per-client limit, answered with 429 like the auth limit. */
