@@ -11,6 +11,7 @@
 // duration per case, then it stops. On a shared machine compare ratios, not absolute figures.
 //
 // Run: npx node bench/gateway.bench.ts [SECONDS] [--connections 50,200] [--workers 1,2] [--calls 300]
+//      [--breakdown-only] [--cases cached,uncached]
 //      npx node bench/gateway.bench.ts --full      (the setting: 1 000 connections, 20 s per case)
 // Defaults: 5 s per case, 100 connections, 1 worker, 300 sequential calls per breakdown case.
 // Writes bench/results/gateway.json.
@@ -29,12 +30,15 @@ const { values: flags, positionals } = parseArgs({
     workers: { type: 'string' },
     calls: { type: 'string' },
     full: { type: 'boolean' },
+    'breakdown-only': { type: 'boolean' },
+    cases: { type: 'string' },
   },
 });
 const secondsPerCase = Math.min(60, Math.max(1, Number(positionals[0] ?? (flags.full ? 20 : 5))));
 const connectionCounts = (flags.connections ?? (flags.full ? '1000' : '100')).split(',').map(Number);
 const workerCounts = (flags.workers ?? '1').split(',').map(Number);
 const breakdownCalls = Math.max(10, Number(flags.calls ?? 300));
+const cases = (flags.cases ?? 'cached,uncached').split(',');
 const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
 const PEERS = new URL('./gateway-peers.ts', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -344,7 +348,7 @@ try {
   for (const row of breakdowns) printBreakdown(row);
   console.log('');
 
-  for (const target of [plainProxy, extractProxy, ...gateways]) {
+  for (const target of flags['breakdown-only'] ? [] : [plainProxy, extractProxy, ...gateways]) {
     await autocannon({
       url: target.url,
       method: 'POST',
@@ -356,10 +360,13 @@ try {
   }
   const rows: Row[] = [];
   const ratios: Array<Record<string, unknown>> = [];
-  for (const [caseName, body, baseline] of [
-    ['cached', sameUrl, plainProxy],
-    ['uncached', uniqueUrl, extractProxy],
-  ] as const) {
+  for (const [caseName, body, baseline] of flags['breakdown-only']
+    ? []
+    : ([
+        ['cached', sameUrl, plainProxy],
+        ['uncached', uniqueUrl, extractProxy],
+      ] as const)) {
+    if (!cases.includes(caseName)) continue;
     for (const connections of connectionCounts) {
       const base = await load(caseName, baseline, body, connections);
       rows.push(base);

@@ -19,7 +19,7 @@ import { createRateLimiter } from './rate-limiter.ts';
 import { isRefundable } from './refund-rule.ts';
 import { checkRepeat } from './repeat-throttle.ts';
 import { createStoreCache } from './store-cache.ts';
-import { recordUsage } from './usage.ts';
+import { createUsageBatch } from './usage-batch.ts';
 
 export { DEFAULT_AGENT_ID } from '../tools/tool.ts';
 
@@ -37,6 +37,13 @@ export interface CallPolicy {
   guard<INPUT, DATA>(tool: Tool<INPUT, DATA>): Tool<INPUT, DATA>;
   /** The cache a tool reads through, or undefined when caching is off for it. */
   cacheFor(tool: CachedToolName, fingerprint: () => string | Promise<string>): ToolCache | undefined;
+  /**
+   * Writes what is held in memory: the usage counted since the last flush, and the cache entries still being
+   * written after their calls answered. `usage()` and shutdown call it.
+   */
+  flush(): Promise<void>;
+  /** Stops the usage timer and flushes (before the store closes). */
+  close(): Promise<void>;
 }
 
 const ID_PATTERN = /^[^\p{Cc}]{1,200}$/u;
@@ -54,6 +61,13 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
   const rateLimiter = createRateLimiter(limits);
   const credits = createCredits(limits.credits);
   const repeatLimit = limits.repeatLookups;
+  const usageBatch = createUsageBatch(store.get, usage);
+  /** Store writes that do not decide the answer (cache entries), finished after it. */
+  const background = new Set<Promise<void>>();
+  const afterAnswer = (write: Promise<void>) => {
+    background.add(write);
+    void write.finally(() => background.delete(write));
+  };
 
   async function run<INPUT, DATA>(
     tool: Tool<INPUT, DATA>,
@@ -136,18 +150,14 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     const error = errorOf(result);
     const data = (result.data ?? {}) as { provider?: unknown; backend?: unknown; cached?: unknown };
     const named = error ? error.details?.provider : (data.provider ?? data.backend);
-    try {
-      await recordUsage(await store.get(), usage, {
-        agentId,
-        tool,
-        provider: typeof named === 'string' && named !== '' ? named : '-',
-        cached: !error && data.cached === true,
-        errorCode: error?.code,
-        credits,
-      });
-    } catch {
-      // The store could not be opened: the call's result stands, its count is lost.
-    }
+    await usageBatch.add({
+      agentId,
+      tool,
+      provider: typeof named === 'string' && named !== '' ? named : '-',
+      cached: !error && data.cached === true,
+      errorCode: error?.code,
+      credits,
+    });
   }
 
   return {
@@ -172,7 +182,14 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
         maxEntryChars: cache.maxEntryChars,
         scope: cache.scope,
         fingerprint,
+        afterAnswer,
       });
+    },
+    async flush() {
+      await Promise.all([usageBatch.flush(), ...background]);
+    },
+    async close() {
+      await Promise.all([usageBatch.close(), ...background]);
     },
   };
 }

@@ -16,6 +16,11 @@ export interface StoreCacheSettings {
   scope: 'shared' | 'agent';
   /** Everything besides the tool's key that changes the answer (config, resolved chain); asked once. */
   fingerprint: () => string | Promise<string>;
+  /**
+   * Given each entry's write, which then finishes after the read has answered (the write does not decide the
+   * answer); the owner awaits them before closing the store. Default: the read waits for its write.
+   */
+  afterAnswer?: (write: Promise<void>) => void;
 }
 
 interface Entry {
@@ -83,7 +88,11 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
       for (;;) {
         const flight = flights.run(fullKey, async () => {
           const value = await load();
-          if (options.isCacheable?.(value) !== false) await writeEntry(fullKey, value);
+          if (options.isCacheable?.(value) !== false) {
+            // Started now (so a read that follows this one finds it), but not waited for.
+            if (settings.afterAnswer) settings.afterAnswer(writeEntry(fullKey, value));
+            else await writeEntry(fullKey, value);
+          }
           return value;
         });
         try {
