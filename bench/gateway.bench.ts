@@ -11,9 +11,11 @@
 // duration per case, then it stops. On a shared machine compare ratios, not absolute figures.
 //
 // Run: npx node bench/gateway.bench.ts [SECONDS] [--connections 50,200] [--workers 1,2] [--calls 300]
-//      [--breakdown-only] [--cases cached,uncached]
+//      [--rounds 3] [--breakdown-only] [--cases cached,uncached]
+// Each case's SECONDS are cut into rounds that alternate baseline and gateways (a neighbour's load on a shared
+// machine then falls on all of them); req/s is over all rounds, p50/p99 the median round's.
 //      npx node bench/gateway.bench.ts --full      (the setting: 1 000 connections, 20 s per case)
-// Defaults: 5 s per case, 100 connections, 1 worker, 300 sequential calls per breakdown case.
+// Defaults: 6 s per case in 3 rounds, 100 connections, 1 worker, 300 sequential calls per breakdown case.
 // Writes bench/results/gateway.json.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,13 +34,16 @@ const { values: flags, positionals } = parseArgs({
     full: { type: 'boolean' },
     'breakdown-only': { type: 'boolean' },
     cases: { type: 'string' },
+    rounds: { type: 'string' },
   },
 });
-const secondsPerCase = Math.min(60, Math.max(1, Number(positionals[0] ?? (flags.full ? 20 : 5))));
+const secondsPerCase = Math.min(120, Math.max(1, Number(positionals[0] ?? (flags.full ? 20 : 6))));
 const connectionCounts = (flags.connections ?? (flags.full ? '1000' : '100')).split(',').map(Number);
 const workerCounts = (flags.workers ?? '1').split(',').map(Number);
 const breakdownCalls = Math.max(10, Number(flags.calls ?? 300));
 const cases = (flags.cases ?? 'cached,uncached').split(',');
+/** Each case's time is cut in rounds that alternate the targets, so a neighbour's load falls on all of them. */
+const rounds = Math.max(1, Number(flags.rounds ?? 3));
 const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
 const PEERS = new URL('./gateway-peers.ts', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -145,7 +150,13 @@ function answeredOk(body: string): boolean {
   return body.startsWith('{"isError":false') || body.startsWith('{"status":200');
 }
 
-async function load(caseName: string, target: Target, body: string, connections: number): Promise<Row> {
+async function load(
+  caseName: string,
+  target: Target,
+  body: string,
+  connections: number,
+  seconds: number,
+): Promise<Row & { seconds: number }> {
   let toolErrors = 0;
   resetPeak(target.pid);
   const result: Result = await autocannon({
@@ -155,7 +166,7 @@ async function load(caseName: string, target: Target, body: string, connections:
     body,
     idReplacement: true,
     connections,
-    duration: secondsPerCase,
+    duration: seconds,
     timeout: 30,
     requests: [
       {
@@ -189,6 +200,29 @@ async function load(caseName: string, target: Target, body: string, connections:
     failures,
     failed,
     peakRssMb: peakRssMb(target.pid),
+    seconds: result.duration,
+  };
+}
+
+/** Rounds of one target as one row: req/s over all of them, the median round's p50 and p99, the highest peak. */
+function merged(parts: Array<Row & { seconds: number }>): Row {
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
+  const first = parts[0] as Row;
+  const failed: Record<string, number> = {};
+  for (const part of parts)
+    for (const [name, count] of Object.entries(part.failed)) failed[name] = (failed[name] ?? 0) + count;
+  const ok = parts.reduce((sum, part) => sum + part.ok, 0);
+  return {
+    case: first.case,
+    target: first.target,
+    connections: first.connections,
+    rps: ok / parts.reduce((sum, part) => sum + part.seconds, 0),
+    p50Ms: median(parts.map((part) => part.p50Ms)),
+    p99Ms: median(parts.map((part) => part.p99Ms)),
+    ok,
+    failures: parts.reduce((sum, part) => sum + part.failures, 0),
+    failed,
+    peakRssMb: Math.max(...parts.map((part) => part.peakRssMb)),
   };
 }
 
@@ -368,11 +402,19 @@ try {
       ] as const)) {
     if (!cases.includes(caseName)) continue;
     for (const connections of connectionCounts) {
-      const base = await load(caseName, baseline, body, connections);
+      const targets = [baseline, ...gateways];
+      const parts = targets.map(() => [] as Array<Row & { seconds: number }>);
+      for (let round = 0; round < rounds; round++) {
+        for (const [index, target] of targets.entries())
+          parts[index]?.push(
+            await load(caseName, target, body, connections, Math.max(1, Math.round(secondsPerCase / rounds))),
+          );
+      }
+      const [base, ...measured] = parts.map(merged) as [Row, ...Row[]];
       rows.push(base);
       console.log(format(base));
-      for (const gateway of gateways) {
-        const row = await load(caseName, gateway, body, connections);
+      for (const [index, gateway] of gateways.entries()) {
+        const row = measured[index] as Row;
         rows.push(row);
         console.log(format(row));
         const ratio = row.rps / base.rps;
@@ -394,6 +436,7 @@ try {
         node: process.version,
         cpus: availableParallelism(),
         secondsPerCase,
+        rounds,
         connections: connectionCounts,
         workers: workerCounts,
         pageBytes,
