@@ -124,6 +124,69 @@ test('two workers on one SQLite file: both answer, credits exact under parallel 
   assert.match(usage.stdout, /"calls": 80\b/);
 });
 
+test('MCP over HTTP with two workers: a session opened on one is served whichever worker a connection reaches', async () => {
+  const key = await createKey(['--agent', 'mcp-client']);
+  const served = await startServe(['--config', config, '--workers', '2'], { cwd: folder, env: env() });
+  try {
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${key}`,
+    };
+    /** The JSON-RPC answer of a POST, from a JSON body or an event stream's data line. */
+    const answerOf = (text: string) =>
+      JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? 'null')) as {
+        result?: { tools?: Array<{ name: string }> };
+        error?: { message: string };
+      };
+    const opened = await httpCall(`${served.url}/mcp`, {
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'test', version: '1' },
+        },
+      }),
+    });
+    assert.equal(opened.status, 200, opened.text);
+    const session = opened.headers['mcp-session-id'];
+    assert.ok(typeof session === 'string' && /^w\d+\./.test(session), String(session));
+    const inSession = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const initialized = await httpCall(`${served.url}/mcp`, {
+      headers: inSession,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    assert.equal(initialized.status, 202, initialized.text);
+    // Each request on a connection of its own: the connections are dealt out to both workers in turn.
+    for (let id = 2; id < 10; id++) {
+      const listed = await httpCall(`${served.url}/mcp`, {
+        headers: inSession,
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }),
+      });
+      assert.equal(listed.status, 200, `request ${id}: ${listed.text}`);
+      assert.ok(
+        answerOf(listed.text).result?.tools?.some((tool) => tool.name === 'web_fetch'),
+        listed.text,
+      );
+    }
+    // An unknown session is still 404 (the client starts a new one), from either worker.
+    for (const unknown of ['w99.nope', 'nope']) {
+      const lost = await httpCall(`${served.url}/mcp`, {
+        headers: { ...inSession, 'mcp-session-id': unknown },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
+      });
+      assert.equal(lost.status, 404, lost.text);
+    }
+  } finally {
+    served.child.kill('SIGTERM');
+  }
+  assert.equal(await served.exited, 0);
+});
+
 test('--workers with a memory store is refused with the fix; --workers 0 is a usage error', async () => {
   const memory = join(folder, 'memory.config.json');
   writeFileSync(memory, JSON.stringify({ store: { url: 'memory:' } }));

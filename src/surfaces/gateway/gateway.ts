@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
 import type { EgressOptions } from '../../egress/egress-check.ts';
@@ -41,7 +47,20 @@ export type McpHandlerFactory = (context: {
   agentOf: (request: IncomingMessage) => string | undefined;
   /** The egress narrowing of the request's key (its domains), if it has one. */
   egressOf: (request: IncomingMessage) => EgressOptions | undefined;
+  /** Put before new MCP session ids: the worker that holds them (`GatewayOptions.peers`). */
+  sessionIdPrefix?: string | undefined;
 }) => McpHandler | Promise<McpHandler>;
+
+/**
+ * The other processes of `serve --workers N`: MCP sessions live in the process that opened them, and a client's
+ * next connection may reach another one, which hands the request on to the holder over loopback.
+ */
+export interface GatewayPeers {
+  /** This process's prefix of MCP session ids (`w1.`). */
+  self: string;
+  /** The loopback port of the process whose session ids start with `prefix`, if it is running. */
+  portOf(prefix: string): number | undefined;
+}
 
 export interface GatewayOptions {
   periscope: Periscope;
@@ -52,6 +71,8 @@ export interface GatewayOptions {
   mcp?: McpHandlerFactory;
   /** The version /openapi.json names. */
   version?: string;
+  /** Under `serve --workers N`: where the other workers' MCP sessions are. */
+  peers?: GatewayPeers;
 }
 
 export interface Gateway {
@@ -169,6 +190,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (path === '/mcp' || path.startsWith('/mcp/')) {
       const refused = checkHostAndOrigin(policy, request.headers);
       if (refused) throw new GatewayError(403, 'MISDIRECTED', refused);
+      const holder = peerHolding(request);
+      if (holder !== undefined) {
+        await handOn(request, response, holder); // the holder authenticates and counts it
+        return;
+      }
       principals.set(request, await auth.authenticate(request));
       if (!mcpHandler) throw new GatewayError(503, 'UNAVAILABLE', 'the MCP endpoint is not available');
       // The body limit holds here too: the gateway reads POST bodies and hands the parsed message on.
@@ -285,6 +311,47 @@ export function createGateway(options: GatewayOptions): Gateway {
     stageEnd('call', handled);
   }
 
+  /** The loopback port of another worker holding the request's MCP session, if one does. */
+  function peerHolding(request: IncomingMessage): number | undefined {
+    const peers = options.peers;
+    const session = request.headers['mcp-session-id'];
+    if (!peers || typeof session !== 'string') return undefined;
+    const prefix = /^w\d+\./.exec(session)?.[0];
+    if (prefix === undefined || prefix === peers.self) return undefined;
+    return peers.portOf(prefix);
+  }
+
+  /** Relays the request to the worker holding its session, and its answer (an event stream too) back. */
+  function handOn(request: IncomingMessage, response: ServerResponse, port: number): Promise<void> {
+    return new Promise((resolve) => {
+      // A connection of its own each time (loopback, cheap): no pooled socket the holder may be closing.
+      const { connection: _connection, 'keep-alive': _keepAlive, ...headers } = request.headers;
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port, method: request.method, path: request.url, headers, agent: false },
+        (answer) => {
+          const { connection: _closing, 'keep-alive': _alive, ...answered } = answer.headers;
+          response.writeHead(answer.statusCode ?? 502, answered);
+          answer.pipe(response);
+          answer.on('end', resolve);
+          answer.on('error', () => resolve());
+        },
+      );
+      upstream.on('error', (error) => {
+        // The holder is gone (and its sessions with it): the client starts a new session, as MCP says on 404.
+        if (!response.headersSent) {
+          const gone = { code: -32001, message: `Session not found (its worker is gone: ${error.message})` };
+          sendJson(response, 404, { jsonrpc: '2.0', error: gone, id: null });
+        } else response.destroy();
+        resolve();
+      });
+      response.on('close', () => {
+        if (!response.writableFinished) upstream.destroy();
+        resolve();
+      });
+      request.pipe(upstream);
+    });
+  }
+
   /** A key's own `--rate`: the gateway's per-client limit, answered with 429 like the auth limit. */
   async function enforceKeyRate(principal: Principal, calls: number): Promise<void> {
     const rate = principal.key?.rate;
@@ -342,6 +409,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           hostPolicy,
           agentOf: (request) => principals.get(request)?.agent,
           egressOf: (request) => keyEgress(principals.get(request)),
+          sessionIdPrefix: options.peers?.self,
         });
       }
       const keysRequired = await authenticator.keysRequired();

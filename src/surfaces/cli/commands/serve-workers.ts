@@ -3,12 +3,15 @@ import { type CliIo, writeLine } from '../io.ts';
 
 /** What a worker tells the primary (node:cluster IPC). */
 export type WorkerReport =
-  | { type: 'periscope:listening'; url: string; host: string; keysRequired: boolean }
+  | { type: 'periscope:listening'; url: string; host: string; keysRequired: boolean; peerPort: number }
   | { type: 'periscope:stopping'; inFlight: number }
   | { type: 'periscope:stopped'; drained: boolean };
 
 /** What the primary tells a worker. */
-export type PrimaryOrder = { type: 'periscope:stop' };
+export type PrimaryOrder =
+  | { type: 'periscope:stop' }
+  /** Where each worker's MCP sessions are: session id prefix (`w1.`) → its loopback port. */
+  | { type: 'periscope:peers'; peers: Record<string, number> };
 
 export interface PrimaryOptions {
   workers: number;
@@ -31,8 +34,10 @@ const BIN = new URL('../../../../bin/periscope.js', import.meta.url).pathname;
  * then the others, which share its listening socket (connections are dealt out to them in turn); the banner
  * comes once all of them listen. Each
  * worker is a whole gateway on the shared store: keys, credits, rate limits, usage and the page cache are exact
- * across them; what lives in a process (MCP sessions, the console's recent calls, /metrics, robots.txt and
- * in-process document caches) is per worker. SIGTERM or SIGINT: every worker drains its calls in flight and
+ * across them; what lives in a process (the console's recent calls, /metrics, robots.txt and in-process
+ * document caches) is per worker. MCP sessions live in the worker that opened them (their ids start `w<id>.`); each
+ * worker also listens on a loopback port of its own, which the primary tells the others, so a session's request
+ * that reaches another worker is handed on to its holder (GatewayPeers). SIGTERM or SIGINT: every worker drains its calls in flight and
  * exits; a second signal cuts them. A worker that dies is started again. Resolves with the exit code.
  */
 export function runPrimary(options: PrimaryOptions): Promise<number> {
@@ -45,6 +50,14 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   let undrained = false;
   let failure: number | undefined;
   const reports = new Map<Worker, number>();
+  /** Each listening worker's loopback port for MCP requests handed on by the others. */
+  const peerPorts = new Map<Worker, number>();
+
+  function tellPeers(): void {
+    const peers = Object.fromEntries([...peerPorts].map(([worker, port]) => [`w${worker.id}.`, port]));
+    for (const worker of peerPorts.keys())
+      if (worker.isConnected()) worker.send({ type: 'periscope:peers', peers } satisfies PrimaryOrder);
+  }
 
   return new Promise((resolve) => {
     const finish = () => {
@@ -67,6 +80,8 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       worker.on('message', (report: WorkerReport) => {
         if (report.type === 'periscope:listening') {
           workerListening = true;
+          peerPorts.set(worker, report.peerPort);
+          tellPeers();
           if (!listening) {
             listening = true;
             for (let index = 1; index < options.workers && !stopping; index++) start();
@@ -89,6 +104,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       worker.on('exit', (code) => {
         workers.delete(worker);
         reports.delete(worker);
+        if (peerPorts.delete(worker) && !stopping) tellPeers();
         if (stopping || failure !== undefined) return finish();
         if (!workerListening && (!listening || Date.now() - startedAt < CRASH_LOOP_MS)) {
           // It could not start (its message is on stderr): stop the others, exit as it did.
@@ -134,6 +150,15 @@ export function stopOrdered(): Promise<NodeJS.Signals> {
     // Ctrl-C reaches every process of the group: the primary orders the stop, once.
     process.on('SIGINT', () => {});
   });
+}
+
+/** In a worker: the other workers' MCP session holders, as the primary tells them (see GatewayPeers). */
+export function workerPeers(): { self: string; portOf(prefix: string): number | undefined } {
+  let peers: Record<string, number> = {};
+  process.on('message', (order: PrimaryOrder) => {
+    if (order?.type === 'periscope:peers') peers = order.peers;
+  });
+  return { self: `w${cluster.worker?.id ?? 0}.`, portOf: (prefix) => peers[prefix] };
 }
 
 /** In a worker: tells the primary. */

@@ -1,5 +1,7 @@
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { startBanner } from '../../gateway/banner.ts';
 import { createGateway } from '../../gateway/gateway.ts';
@@ -16,7 +18,7 @@ import {
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 import { openPeriscope } from '../open-periscope.ts';
-import { report, runPrimary, stopOrdered } from './serve-workers.ts';
+import { report, runPrimary, stopOrdered, workerPeers } from './serve-workers.ts';
 
 export const SERVE_HELP = `Usage: periscope serve [--port N] [--host H] [--workers N] [--config FILE]
 
@@ -34,11 +36,11 @@ the one its calls are counted and limited as. SIGTERM or Ctrl-C drains calls in 
 Options:
   --port N                TCP port (default 7800; config gateway.port; 0 picks a free one)
   --host H                interface (default 127.0.0.1; config gateway.host); needs a key unless loopback
-  --workers N             processes sharing the port (node:cluster; default 1: one process; 'auto': one per
-                          CPU core). Needs a shared store (sqlite:// or redis://). Keys, credits, limits, usage
-                          and the page cache live in the store and are exact across workers; MCP sessions, the
-                          console's recent calls and /metrics are per worker, so /mcp clients (which may open
-                          several connections) are only reliable with --workers 1 for now
+  --workers N             processes sharing the port (node:cluster; default: one per CPU core, 'auto' too;
+                          1 with a memory: store, which --workers 2+ refuses). Keys, credits, limits, usage and
+                          the page cache live in the store and are exact across workers; an MCP session lives
+                          in the worker that opened it and the others hand its requests on; the console's
+                          recent calls and /metrics are per worker. --workers 1: one process, no cluster
   --config FILE           config file
   -h, --help              this help
 
@@ -96,7 +98,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
         `--workers ${askedWorkers} needs a store the workers share (store.url sqlite://… or redis://…); with memory: each would keep its own keys and credits — use --workers 1`,
       );
     }
-    const workers = askedWorkers ?? 1;
+    const workers = askedWorkers ?? (memoryStore ? 1 : availableParallelism());
     if (workers > 1) {
       await periscope.close(); // the primary serves nothing and opens no store: the workers do
       return runPrimary({
@@ -119,7 +121,12 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
       });
     }
   }
-  const server = createGateway({ periscope, mcp: mountMcp, version: packageVersion() });
+  const server = createGateway({
+    periscope,
+    mcp: mountMcp,
+    version: packageVersion(),
+    ...(inWorker ? { peers: workerPeers() } : {}),
+  });
   let listening: Awaited<ReturnType<typeof server.listen>>;
   try {
     listening = await server.listen();
@@ -133,17 +140,28 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     throw error;
   }
   if (inWorker) {
-    // One of `--workers N`: the primary prints the banner and the stop lines, once for all.
+    // One of `--workers N`: the primary prints the banner and the stop lines, once for all. The other workers
+    // hand MCP requests for sessions held here to this loopback port (exclusive: not the shared socket).
+    const peerServer = createServer((request, response) => server.server.emit('request', request, response));
+    const peerPort = await new Promise<number>((resolve) => {
+      peerServer.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () =>
+        resolve((peerServer.address() as AddressInfo).port),
+      );
+    });
     report({
       type: 'periscope:listening',
       url: listening.url,
       host: listening.host,
       keysRequired: listening.keysRequired,
+      peerPort,
     });
     await stopOrdered();
     process.once('SIGTERM', () => process.exit(1)); // the primary's second signal: stop at once
     report({ type: 'periscope:stopping', inFlight: server.metrics.inFlight });
+    const peerClosed = new Promise((resolve) => peerServer.close(resolve));
     const { drained } = await server.close();
+    peerServer.closeAllConnections();
+    await peerClosed;
     await periscope.close(); // usage held in memory, cache writes, the store
     report({ type: 'periscope:stopped', drained });
     return EXIT_OK;
