@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FetchConfig } from '../config/schema.ts';
-import { type PageWindow, paginate } from '../content/paginate.ts';
+import { type PageWindow, type PaginateOptions, paginate } from '../content/paginate.ts';
 import { contentHash } from '../content/passages/content-hash.ts';
 import { wrapUntrusted } from '../content/untrusted-envelope.ts';
 import { type EgressGate, egressCall } from '../egress/egress-gate.ts';
@@ -124,7 +124,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
               );
         const window = focused
           ? undefined
-          : paginate(content.text, { startIndex, maxChars, maxTokens: config.maxTokens });
+          : windowOf(content.text, { startIndex, maxChars, maxTokens: config.maxTokens });
         const common = {
           url: page.url,
           finalUrl: page.finalUrl,
@@ -229,6 +229,36 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
       }
     },
   };
+}
+
+/** Windows cut lately, by document text, then by where and how long: a page read again is not measured again. */
+const recentWindows = new Map<string, Map<string, PageWindow>>();
+const RECENT_DOCUMENTS = 32;
+/** Longer documents are not remembered (memory stays small: at most 32 × 200 000 characters, shared with caches). */
+const RECENT_MAX_CHARS = 200_000;
+const RECENT_WINDOWS_PER_DOCUMENT = 16;
+
+/**
+ * `paginate`, remembered for the last few documents: its token estimate scans the whole window, every call; a page
+ * read again (from a cache, by many agents) has the same text, so the same window. Throws as paginate does.
+ */
+function windowOf(text: string, options: PaginateOptions): PageWindow {
+  if (text.length > RECENT_MAX_CHARS) return paginate(text, options);
+  const where = `${options.startIndex}/${options.maxChars}/${options.maxTokens}`;
+  let windows = recentWindows.get(text);
+  const known = windows?.get(where);
+  if (known) return known;
+  const window = paginate(text, options);
+  if (windows === undefined) {
+    windows = new Map();
+    recentWindows.set(text, windows);
+    for (const oldest of recentWindows.keys()) {
+      if (recentWindows.size <= RECENT_DOCUMENTS) break;
+      recentWindows.delete(oldest);
+    }
+  }
+  if (windows.size < RECENT_WINDOWS_PER_DOCUMENT) windows.set(where, window);
+  return window;
 }
 
 function plural(count: number, noun: string): string {
