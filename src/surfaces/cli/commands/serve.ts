@@ -142,7 +142,16 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
   if (inWorker) {
     // One of `--workers N`: the primary prints the banner and the stop lines, once for all. The other workers
     // hand MCP requests for sessions held here to this loopback port (exclusive: not the shared socket).
-    const peerServer = createServer((request, response) => server.server.emit('request', request, response));
+    const { maxHeaderBytes, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.gateway;
+    const peerServer = createServer(
+      {
+        maxHeaderSize: maxHeaderBytes,
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: requestTimeoutMs,
+        keepAliveTimeout: keepAliveTimeoutMs,
+      },
+      (request, response) => server.server.emit('request', request, response),
+    );
     const peerPort = await new Promise<number>((resolve) => {
       peerServer.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () =>
         resolve((peerServer.address() as AddressInfo).port),
