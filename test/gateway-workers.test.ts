@@ -187,6 +187,33 @@ test('MCP over HTTP with two workers: a session opened on one is served whicheve
   assert.equal(await served.exited, 0);
 });
 
+test('kill -9 loses at most one usage.flushIntervalMs of counts: the calls made before the last flush are there', async () => {
+  const killed = join(folder, 'killed.config.json');
+  writeFileSync(
+    killed,
+    JSON.stringify({
+      network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+      store: { url: `sqlite://${join(folder, 'killed.db')}` },
+      usage: { flushIntervalMs: 200 },
+    }),
+  );
+  const served = await startServe(['--config', killed, '--workers', '1'], { cwd: folder, env: env() });
+  const headers = { 'content-type': 'application/json' };
+  for (let index = 0; index < 10; index++) {
+    const result = await httpCall(`${served.url}/v1/tools/web_fetch`, {
+      headers,
+      body: JSON.stringify({ url: `${origin.url}/page` }),
+    });
+    assert.equal(result.status, 200, result.text);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000)); // several intervals: the timer has written them
+  served.child.kill('SIGKILL');
+  await served.exited;
+  const usage = await runNode([BIN, 'status', '--json', '--config', killed], { cwd: folder, env: env() });
+  assert.equal(usage.code, 0, usage.stderr);
+  assert.match(usage.stdout, /"calls": 10\b/);
+});
+
 test('--workers with a memory store is refused with the fix; --workers 0 is a usage error', async () => {
   const memory = join(folder, 'memory.config.json');
   writeFileSync(memory, JSON.stringify({ store: { url: 'memory:' } }));
