@@ -90,16 +90,18 @@ test('two workers on one SQLite file: both answer, credits exact under parallel 
     };
     assert.equal(status.credits.balance, 0);
 
-    // Both workers took calls: each one's /metrics counts only its own, and together they count all 80.
-    const seen = new Set<number>();
-    for (let attempt = 0; attempt < 20 && seen.size < 2; attempt++)
-      seen.add(await callsSeenBy(served.url, headers));
-    assert.equal(seen.size, 2, `two workers' counts, got ${[...seen].join(', ')}`);
-    assert.equal(
-      [...seen].reduce((sum, count) => sum + count, 0),
-      80,
+    // Both workers took calls: each one's /metrics counts only its own (scrapes reach both, in turn), none saw all
+    // 80, and the two counts add up to 80 (they may be equal: 40 and 40).
+    const seen: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt++) seen.push(await callsSeenBy(served.url, headers));
+    assert.ok(
+      seen.every((count) => count > 0 && count < 80),
+      `each worker saw some calls, none all: ${seen.join(', ')}`,
     );
-    assert.ok([...seen].every((count) => count > 0 && count < 80));
+    assert.ok(
+      seen.some((count) => seen.includes(80 - count)),
+      `two counts that add up to 80: ${seen.join(', ')}`,
+    );
 
     // A key revoked through one worker is refused by whichever worker gets the next request.
     const victimHeaders = { authorization: `Bearer ${victim}` };
