@@ -146,6 +146,7 @@ export function createPeriscope(
     httpFetch,
     chain: fetchChain,
     pageCache: policy.cacheFor('web_fetch', () => fetchFingerprint(validated)),
+    pageCacheTtlMs: validated.cache.perTool.web_fetch.ttlMs ?? validated.cache.ttlMs,
     documents: new DocumentCache({
       ttlMs: validated.fetch.continuationTtlMs,
       maxChars: validated.fetch.continuationMaxChars,

@@ -78,6 +78,7 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   }
 
   return {
+    keeps: (value) => !exceeds(value, settings.maxEntryChars),
     async read(key, load, options = {}) {
       const fullKey = await storeKey(key, options.agentId);
       const { maxAgeMs } = options;

@@ -136,3 +136,39 @@ test('the page cache is written after the answer, and close() waits for it', asy
   assert.equal(counting.writes.set, 1);
   assert.equal((await counting.store.keys('cache:web_fetch:')).length, 1);
 });
+
+test('a page read again within the page cache TTL is answered from the process, without a store read; past it, fetched again', async () => {
+  const counting = countingStore(createMemoryStore());
+  const reads = { count: 0 };
+  const store = new Proxy(counting.store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (name !== 'get' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (String(args[0]).startsWith('cache:web_fetch:')) reads.count += 1;
+        return value.apply(target, args);
+      };
+    },
+  });
+  const periscope = harness.open(
+    { usage: { enabled: false }, cache: { perTool: { web_fetch: { ttlMs: 300 } } } },
+    { store },
+  );
+  const url = `${harness.pages.url}/article`;
+  const downloads = harness.downloads('/article');
+  const first = await periscope.fetch({ url });
+  assert.equal(outcome(first), 'ok');
+  assert.equal(reads.count, 1, 'a miss in the store');
+  const again = await periscope.fetch({ url });
+  assert.equal((again.data as { cached: boolean }).cached, true);
+  assert.equal(reads.count, 1, 'answered from the process: no store read');
+  assert.equal(harness.downloads('/article') - downloads, 1);
+  // maxAgeSeconds 0 takes nothing from either cache.
+  await periscope.fetch({ url, maxAgeSeconds: 0 });
+  assert.equal(harness.downloads('/article') - downloads, 2);
+  await sleep(400); // past the page cache's TTL: the process's copy is not used, the store's entry has expired
+  const late = await periscope.fetch({ url });
+  assert.equal((late.data as { cached: boolean }).cached, false);
+  assert.equal(harness.downloads('/article') - downloads, 3);
+  await periscope.close();
+});
