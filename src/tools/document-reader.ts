@@ -110,6 +110,7 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
         options.source === 'cache-first' ||
         (options.source === 'store-first' && storeKeeps);
       if (heldFirst && maxAgeMs !== 0) {
+        const looking = stageStart();
         const held = documents.get(heldKey);
         const ageMs = held && ageOf(held);
         const fresh =
@@ -117,6 +118,7 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
           (maxAgeMs === undefined || ageMs <= maxAgeMs) &&
           (options.source !== 'store-first' ||
             (held !== undefined && inStore.has(held) && ageMs < (settings.pageCacheTtlMs ?? 0)));
+        stageEnd('cache', looking);
         if (held && fresh) {
           if (options.egress) await checkFinalUrl(held, url, options.egress);
           return { page: stamped(held), cached: true, ageMs };
