@@ -19,6 +19,9 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     timeout?: number;
+    /** Replace `[<id>]` in the body with a random id, per request. */
+    idReplacement?: boolean;
+    requests?: Array<{ onResponse?: (status: number, body: string) => void }>;
   }
   export interface Result {
     duration: number;

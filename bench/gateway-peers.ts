@@ -1,8 +1,13 @@
 // The two helpers bench/gateway.bench.ts runs beside the gateway, each in its own process on 127.0.0.1:
-//   origin            serves one article page at /article (the page web_fetch reads)
+//   origin            serves one article page at /article, whatever the query string (the page web_fetch reads;
+//                     a unique query string per call makes every call a cache miss)
 //   proxy ORIGIN_URL  a plain Node HTTP proxy: POST { url } → fetches that page → { status, text } JSON; the
 //                     baseline that shows what Periscope adds (guarded fetch, extraction, policy, JSON). Like
 //                     Periscope's guarded client it opens a new connection per fetch (no pooling).
+//   proxy-extract ORIGIN_URL
+//                     the same proxy that also runs Periscope's own extractor (renderContent, markdown, as the
+//                     local back-end calls it) on the page in-process and answers { status, text: markdown }: the
+//                     baseline of an uncached web_fetch, so the ratio measures Periscope's own overhead.
 // Each prints `listening <port>` on stdout once ready.
 //   library PAGE_URL CONNECTIONS SECONDS CONFIG
 //                     no HTTP in front: CONNECTIONS loops calling periscope.fetch() in this process for SECONDS,
@@ -11,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { renderContent } from '../src/content/render-content.ts';
 import { createPeriscope } from '../src/index.ts';
 
 const [role, originUrl, ...rest] = process.argv.slice(2);
@@ -52,13 +58,14 @@ function listen(server: ReturnType<typeof createServer>): void {
 if (role === 'origin') {
   const page = Buffer.from(articlePage());
   const server = createServer((request, response) => {
-    if (request.url !== '/article') return void response.writeHead(404).end();
+    if (request.url?.split('?')[0] !== '/article') return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.length });
     response.end(page);
   });
   server.keepAliveTimeout = 5000;
   listen(server);
-} else if (role === 'proxy' && originUrl) {
+} else if ((role === 'proxy' || role === 'proxy-extract') && originUrl) {
+  const extract = role === 'proxy-extract';
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -67,12 +74,20 @@ if (role === 'origin') {
       get(url, { agent: false }, (upstream) => {
         const body: Buffer[] = [];
         upstream.on('data', (chunk: Buffer) => body.push(chunk));
-        upstream.on('end', () => {
-          const text = JSON.stringify({
-            status: upstream.statusCode,
-            text: Buffer.concat(body).toString('utf8'),
-          });
-          response.writeHead(200, { 'content-type': 'application/json' }).end(text);
+        upstream.on('end', async () => {
+          const bytes = Buffer.concat(body);
+          const text = extract
+            ? (
+                await renderContent({
+                  url,
+                  headers: upstream.headers as Record<string, string>,
+                  body: bytes,
+                  mode: 'markdown',
+                })
+              ).text
+            : bytes.toString('utf8');
+          const answer = JSON.stringify({ status: upstream.statusCode, text });
+          response.writeHead(200, { 'content-type': 'application/json' }).end(answer);
         });
       }).on('error', (error) => response.writeHead(502).end(String(error)));
     });
@@ -103,7 +118,7 @@ if (role === 'origin') {
   await periscope.close();
 } else {
   process.stderr.write(
-    'usage: gateway-peers.ts origin | proxy ORIGIN_URL | library PAGE_URL N SECONDS CONFIG\n',
+    'usage: gateway-peers.ts origin | proxy ORIGIN_URL | proxy-extract ORIGIN_URL | library PAGE_URL N SECONDS CONFIG\n',
   );
   process.exit(2);
 }

@@ -1,39 +1,84 @@
 // Gateway under load, loopback only: `periscope serve` (a real child process, an API key, a SQLite store, the
-// cache off) reading a local origin page through POST /v1/tools/web_fetch, side by side with a plain Node HTTP
-// proxy that just fetches the same page (bench/gateway-peers.ts), at 50 and 500 concurrent connections, and the
-// same reads made by the library with no HTTP in front (periscope.fetch() loops, its own process); then
-// the gateway holding 1 000 concurrent connections, with its peak RSS. Load comes from autocannon in this process;
-// origin, proxy and gateway each run in their own process. Bounded: a fixed duration per case, then it stops.
-// Run: npx node bench/gateway.bench.ts [secondsPerCase]   (default 10; writes bench/results/gateway.json)
+// page cache on) reading a local origin page through POST /v1/tools/web_fetch, side by side in one run with two
+// baselines in processes of their own (bench/gateway-peers.ts):
+//   cached    the same URL every call (answered from the page cache) vs a plain Node proxy relaying the page;
+//   uncached  a unique query string every call (fetched and extracted each time) vs a plain Node proxy that
+//             fetches the page and runs the same extractor in-process: the ratio is Periscope's own overhead.
+// Then where a call's time goes: sequential calls to a gateway started with PERISCOPE_STAGE_TIMING=1
+// (src/stage-timing.ts), each stage's mean ms per call, cached and uncached, beside the baselines' own latency.
+// Load comes from autocannon in this process; every answer is checked (a tool error counts as a failure, not a
+// read). Peak RSS of the gateway (with its workers) and of the baseline is measured per case. Bounded: a fixed
+// duration per case, then it stops. On a shared machine compare ratios, not absolute figures.
+//
+// Run: npx node bench/gateway.bench.ts [SECONDS] [--connections 50,200] [--workers 1,2] [--calls 300]
+//      [--rounds 3] [--breakdown-only] [--cases cached,uncached]
+// Each case's SECONDS are cut into rounds that alternate baseline and gateways (a neighbour's load on a shared
+// machine then falls on all of them); req/s is over all rounds, p50/p99 the median round's.
+//      npx node bench/gateway.bench.ts --full      (the issue's setting: 1 000 connections, 20 s per case)
+// Defaults: 6 s per case in 3 rounds, 100 connections, 1 worker, 300 sequential calls per breakdown case.
+// Writes bench/results/gateway.json.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
 import { parsePrometheusText } from '../src/testing/prometheus-text.ts';
 
-const secondsPerCase = Math.min(60, Math.max(1, Number(process.argv[2] ?? 10)));
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    connections: { type: 'string' },
+    workers: { type: 'string' },
+    calls: { type: 'string' },
+    full: { type: 'boolean' },
+    'breakdown-only': { type: 'boolean' },
+    cases: { type: 'string' },
+    rounds: { type: 'string' },
+  },
+});
+const secondsPerCase = Math.min(120, Math.max(1, Number(positionals[0] ?? (flags.full ? 20 : 6))));
+const connectionCounts = (flags.connections ?? (flags.full ? '1000' : '100')).split(',').map(Number);
+const workerCounts = (flags.workers ?? '1').split(',').map(Number);
+const breakdownCalls = Math.max(10, Number(flags.calls ?? 300));
+const cases = (flags.cases ?? 'cached,uncached').split(',');
+/** Each case's time is cut in rounds that alternate the targets, so a neighbour's load falls on all of them. */
+const rounds = Math.max(1, Number(flags.rounds ?? 3));
 const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
 const PEERS = new URL('./gateway-peers.ts', import.meta.url).pathname;
 const children: ChildProcess[] = [];
+const STAGES = [
+  'parse-auth',
+  'policy-store',
+  'cache',
+  'url-check',
+  'robots',
+  'network',
+  'extraction',
+  'envelope',
+  'serialisation',
+] as const;
 
 interface Row {
+  case: string;
   target: string;
   connections: number;
   rps: number;
   p50Ms: number;
   p99Ms: number;
-  requests: number;
+  ok: number;
   failures: number;
-  /** What the failures were: errors, timeouts, resets and each non-2xx status. */
   failed: Record<string, number>;
-  /** Calls still running when the case ended: the load generator closed their connections, the gateway aborted them. */
-  cutAtEnd: number;
+  peakRssMb: number;
 }
 
 /** Spawns a process and resolves with the first stdout line matching `ready`. */
-function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   children.push(child);
   let output = '';
   let errors = '';
@@ -55,131 +100,207 @@ function stopAll(): void {
 }
 process.on('exit', stopAll);
 
-/**
- * Failures the load generator cannot see, from the gateway's /metrics: tool calls that answered 200 with
- * `isError` (by code), and gateway answers other than 200 (by status). Cumulative since the gateway started.
- */
-async function gatewayFailures(
-  url: string,
-  headers: Record<string, string>,
-): Promise<Record<string, number>> {
-  const families = parsePrometheusText(await (await fetch(`${url}/metrics`, { headers })).text());
-  const counts: Record<string, number> = {};
-  for (const sample of families.get('periscope_tool_errors_total')?.samples ?? []) {
-    counts[`${sample.labels.tool} ${sample.labels.code}`] = sample.value;
-  }
-  for (const sample of families.get('periscope_http_requests_total')?.samples ?? []) {
-    if (sample.labels.status !== '200' && sample.labels.route !== '/metrics') {
-      counts[`HTTP ${sample.labels.status} ${sample.labels.route}`] = sample.value;
-    }
-  }
-  return counts;
-}
-
-function since(now: Record<string, number>, before: Record<string, number>): Record<string, number> {
-  const delta: Record<string, number> = {};
-  for (const [name, value] of Object.entries(now)) {
-    if (value - (before[name] ?? 0) > 0) delta[name] = value - (before[name] ?? 0);
-  }
-  return delta;
-}
-
-/** Peak and current RSS of a process, in MB (Linux /proc). */
-function memoryOf(pid: number): { peakMb: number; rssMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024 };
-}
-
-/** Resets the peak-RSS mark (Linux ≥ 4.0), so the next reading covers only what follows. */
-function resetPeak(pid: number): boolean {
+/** A process and its children (cluster workers), Linux /proc. */
+function processTree(pid: number): number[] {
   try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    return [pid, ...kids.flatMap((kid) => processTree(Number(kid)))];
   } catch {
-    return false;
+    return [pid];
   }
 }
 
-/** Tool errors answered with 200 count as failures too (the page must really have been read). */
-function addToolErrors(row: Row, errors: Record<string, number>): void {
-  for (const [name, count] of Object.entries(errors)) {
-    if (name.startsWith('HTTP ')) {
-      row.failed[`gateway answered ${name.slice(5)}`] = count; // counted already, as autocannon's non-2xx
-      continue;
+/** Peak RSS of a process and its children, in MB (the sum of each one's peak). */
+function peakRssMb(pid: number): number {
+  let kb = 0;
+  for (const one of processTree(pid)) {
+    try {
+      const status = readFileSync(`/proc/${one}/status`, 'utf8');
+      kb += Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // gone
     }
-    if (name.endsWith(' ABORTED')) {
-      row.cutAtEnd += count; // in flight when the load generator stopped and closed its connections: no answer
-      continue;
-    }
-    row.failed[name] = count; // answered 200, but with isError: not a page read
-    row.failures += count;
-    row.requests -= count;
   }
+  return kb / 1024;
+}
+
+/** Resets the peak-RSS marks (Linux ≥ 4.0), so the next reading covers only what follows. */
+function resetPeak(pid: number): void {
+  for (const one of processTree(pid)) {
+    try {
+      writeFileSync(`/proc/${one}/clear_refs`, '5');
+    } catch {
+      // older kernel: the peak covers the whole run
+    }
+  }
+}
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  pid: number;
+}
+
+/** A tool result that is not an error starts like this (the baselines answer `{"status":200`). */
+function answeredOk(body: string): boolean {
+  return body.startsWith('{"isError":false') || body.startsWith('{"status":200');
 }
 
 async function load(
-  target: string,
-  url: string,
-  headers: Record<string, string>,
+  caseName: string,
+  target: Target,
   body: string,
   connections: number,
-  duration: number,
-): Promise<{ row: Row; result: Result }> {
-  const result = await autocannon({ url, method: 'POST', headers, body, connections, duration, timeout: 30 });
-  const failures = result.errors + result.timeouts + result.non2xx + result.resets;
+  seconds: number,
+): Promise<Row & { seconds: number }> {
+  let toolErrors = 0;
+  resetPeak(target.pid);
+  const result: Result = await autocannon({
+    url: target.url,
+    method: 'POST',
+    headers: target.headers,
+    body,
+    idReplacement: true,
+    connections,
+    duration: seconds,
+    timeout: 30,
+    requests: [
+      {
+        onResponse: (status: number, answer: string) => {
+          if (status === 200 && !answeredOk(answer)) toolErrors += 1;
+        },
+      },
+    ],
+  });
   const failed: Record<string, number> = {};
   for (const [name, count] of Object.entries({
     errors: result.errors,
     timeouts: result.timeouts,
     resets: result.resets,
+    'tool errors': toolErrors,
   })) {
     if (count > 0) failed[name] = count;
   }
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) {
     if (!status.startsWith('2') && count > 0) failed[`HTTP ${status}`] = count;
   }
+  const failures = result.errors + result.timeouts + result.non2xx + toolErrors;
   return {
-    result,
-    row: {
-      target,
-      connections,
-      rps: result.requests.average,
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      requests: result['2xx'],
-      failures,
-      failed,
-      cutAtEnd: 0,
-    },
+    case: caseName,
+    target: target.name,
+    connections,
+    rps: (result['2xx'] - toolErrors) / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    ok: result['2xx'] - toolErrors,
+    failures,
+    failed,
+    peakRssMb: peakRssMb(target.pid),
+    seconds: result.duration,
   };
 }
 
-/** The same reads with no HTTP in front: `periscope.fetch()` in a process of its own (gateway-peers.ts library). */
-function libraryRow(pageUrl: string, connections: number, config: string): Row {
-  const output = execFileSync(
-    process.execPath,
-    [PEERS, 'library', pageUrl, String(connections), String(secondsPerCase), config],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: (secondsPerCase + 60) * 1000 },
-  );
-  const measured = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
-    rps: number;
-    p50Ms: number;
-    p99Ms: number;
-    requests: number;
-    failures: number;
-  };
+/** Rounds of one target as one row: req/s over all of them, the median round's p50 and p99, the highest peak. */
+function merged(parts: Array<Row & { seconds: number }>): Row {
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
+  const first = parts[0] as Row;
+  const failed: Record<string, number> = {};
+  for (const part of parts)
+    for (const [name, count] of Object.entries(part.failed)) failed[name] = (failed[name] ?? 0) + count;
+  const ok = parts.reduce((sum, part) => sum + part.ok, 0);
   return {
-    target: 'library',
-    connections,
-    rps: measured.rps,
-    p50Ms: measured.p50Ms,
-    p99Ms: measured.p99Ms,
-    requests: measured.requests,
-    failures: measured.failures,
-    failed: measured.failures > 0 ? { 'web_fetch errors': measured.failures } : {},
-    cutAtEnd: 0,
+    case: first.case,
+    target: first.target,
+    connections: first.connections,
+    rps: ok / parts.reduce((sum, part) => sum + part.seconds, 0),
+    p50Ms: median(parts.map((part) => part.p50Ms)),
+    p99Ms: median(parts.map((part) => part.p99Ms)),
+    ok,
+    failures: parts.reduce((sum, part) => sum + part.failures, 0),
+    failed,
+    peakRssMb: Math.max(...parts.map((part) => part.peakRssMb)),
   };
+}
+
+function format(row: Row): string {
+  const failures =
+    row.failures > 0
+      ? `  ${row.failures} failed (${Object.entries(row.failed)
+          .map(([name, count]) => `${name}: ${count}`)
+          .join(', ')})`
+      : '';
+  return (
+    `${row.case.padEnd(9)}${String(row.connections).padStart(5)} conns  ${row.target.padEnd(18)}` +
+    `${Math.round(row.rps).toLocaleString('en').padStart(7)} rps  p50 ${row.p50Ms.toFixed(0).padStart(5)} ms` +
+    `  p99 ${row.p99Ms.toFixed(0).padStart(5)} ms  peak RSS ${row.peakRssMb.toFixed(0).padStart(4)} MB` +
+    `${row.ok.toLocaleString('en').padStart(9)} ok${failures}`
+  );
+}
+
+/** The stage sums a gateway (stage timing on) reports on /metrics. */
+async function stageSums(url: string, headers: Record<string, string>): Promise<Map<string, number>> {
+  const families = parsePrometheusText(await (await fetch(`${url}/metrics`, { headers })).text());
+  const sums = new Map<string, number>();
+  for (const sample of families.get('periscope_stage_ms_total')?.samples ?? [])
+    sums.set(sample.labels.stage ?? '', sample.value);
+  return sums;
+}
+
+/** `calls` calls one after the other; the mean latency the client saw, ms. */
+async function sequential(target: Target, body: (index: number) => string, calls: number): Promise<number> {
+  let total = 0;
+  for (let index = 0; index < calls; index++) {
+    const started = performance.now();
+    const response = await fetch(target.url, { method: 'POST', headers: target.headers, body: body(index) });
+    const text = await response.text();
+    total += performance.now() - started;
+    if (!response.ok || !answeredOk(text)) throw new Error(`${target.name} failed: ${text.slice(0, 300)}`);
+  }
+  return total / calls;
+}
+
+interface Breakdown {
+  case: string;
+  clientMs: number;
+  gatewayMs: number;
+  stages: Record<string, number>;
+  baseline: string;
+  baselineClientMs: number;
+}
+
+async function breakdown(
+  caseName: string,
+  gateway: Target & { base: string },
+  baseline: Target,
+  body: (index: number) => string,
+): Promise<Breakdown> {
+  const before = await stageSums(gateway.base, gateway.headers);
+  const clientMs = await sequential(gateway, body, breakdownCalls);
+  const after = await stageSums(gateway.base, gateway.headers);
+  const perCall = (stage: string) => ((after.get(stage) ?? 0) - (before.get(stage) ?? 0)) / breakdownCalls;
+  const stages: Record<string, number> = {};
+  for (const stage of STAGES) stages[stage] = perCall(stage);
+  const gatewayMs = perCall('call');
+  const named = Object.values(stages).reduce((sum, ms) => sum + ms, 0);
+  stages['other (tool wrappers, awaits)'] = gatewayMs - named;
+  stages['outside handler (HTTP, sockets)'] = clientMs - gatewayMs;
+  const baselineClientMs = await sequential(baseline, body, breakdownCalls);
+  return { case: caseName, clientMs, gatewayMs, stages, baseline: baseline.name, baselineClientMs };
+}
+
+function printBreakdown(row: Breakdown): void {
+  console.log(
+    `\n${row.case}: ${breakdownCalls} sequential calls, ${row.clientMs.toFixed(3)} ms per call at the client ` +
+      `(${row.gatewayMs.toFixed(3)} ms inside the gateway's handler); ${row.baseline}: ${row.baselineClientMs.toFixed(3)} ms`,
+  );
+  for (const [stage, ms] of Object.entries(row.stages)) {
+    const share = (ms / row.clientMs) * 100;
+    console.log(`  ${stage.padEnd(34)} ${ms.toFixed(3).padStart(8)} ms  ${share.toFixed(1).padStart(5)} %`);
+  }
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'periscope-gateway-bench-'));
@@ -193,38 +314,49 @@ try {
     JSON.stringify({
       network: { allowPrivateNetwork: ['127.0.0.1/32'] },
       store: { url: `sqlite://${join(folder, 'state.db')}` },
-      cache: { enabled: false },
+      cache: { enabled: true },
     }),
   );
   const key = execFileSync(
     process.execPath,
     [BIN, 'keys', 'create', '--agent', 'bench', '--config', config],
-    {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
   ).trim();
-  const gateway = await start([BIN, 'serve', '--port', '0', '--config', config], /gateway on (http:\S+)/);
-  const gatewayPid = gateway.child.pid as number;
-  const gatewayUrl = gateway.match[1] as string;
-  const proxy = await start([PEERS, 'proxy', originUrl], /listening (\d+)/);
-  const targets = {
-    periscope: {
-      url: `${gateway.match[1]}/v1/tools/web_fetch`,
+  const timingEnv = { ...process.env, PERISCOPE_STAGE_TIMING: '1' };
+  const gateways: Array<Target & { base: string; workers: number }> = [];
+  for (const workers of workerCounts) {
+    const args = [BIN, 'serve', '--port', '0', '--config', config, '--workers', String(workers)];
+    const gateway = await start(args, /gateway on (http:\S+)/, timingEnv);
+    const base = gateway.match[1] as string;
+    gateways.push({
+      name: `periscope ×${workers}`,
+      url: `${base}/v1/tools/web_fetch`,
+      base,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    },
-    'plain proxy': {
-      url: `http://127.0.0.1:${proxy.match[1]}/`,
-      headers: { 'content-type': 'application/json' },
-    },
+      pid: gateway.child.pid as number,
+      workers,
+    });
+  }
+  const relay = await start([PEERS, 'proxy', originUrl], /listening (\d+)/);
+  const extracting = await start([PEERS, 'proxy-extract', originUrl], /listening (\d+)/);
+  const json = { 'content-type': 'application/json' };
+  const plainProxy: Target = {
+    name: 'plain proxy',
+    url: `http://127.0.0.1:${relay.match[1]}/`,
+    headers: json,
+    pid: relay.child.pid as number,
   };
-  const body = JSON.stringify({ url: pageUrl });
-
-  const sample = await fetch(targets.periscope.url, {
-    method: 'POST',
-    headers: targets.periscope.headers,
-    body,
-  });
+  const extractProxy: Target = {
+    name: 'proxy + extractor',
+    url: `http://127.0.0.1:${extracting.match[1]}/`,
+    headers: json,
+    pid: extracting.child.pid as number,
+  };
+  const sameUrl = JSON.stringify({ url: pageUrl });
+  // autocannon puts a random id for [<id>]: every call a URL no cache holds.
+  const uniqueUrl = JSON.stringify({ url: `${pageUrl}?id=[<id>]` });
+  const first = gateways[0] as (typeof gateways)[number];
+  const sample = await fetch(first.url, { method: 'POST', headers: first.headers, body: sameUrl });
   const sampled = (await sample.json()) as {
     isError: boolean;
     output: string;
@@ -232,71 +364,68 @@ try {
   };
   if (!sample.ok || sampled.isError) throw new Error(`the gateway did not read the page: ${sampled.output}`);
   const pageBytes = (await (await fetch(pageUrl)).arrayBuffer()).byteLength;
-
   console.log(
-    `Gateway load on 127.0.0.1: POST /v1/tools/web_fetch of a ${(pageBytes / 1024).toFixed(1)} KB article ` +
-      `(${sampled.data.totalLength} chars of markdown), cache off, API key, SQLite store; ` +
-      `${secondsPerCase} s per case; node ${process.version}, ${availableParallelism()} CPUs`,
+    `Gateway on 127.0.0.1: POST /v1/tools/web_fetch of a ${(pageBytes / 1024).toFixed(1)} KB article ` +
+      `(${sampled.data.totalLength} chars of markdown), API key, SQLite store, page cache on; ${secondsPerCase} s ` +
+      `per case; node ${process.version}, ${availableParallelism()} CPUs`,
   );
-  for (const target of Object.values(targets)) await load('warm-up', target.url, target.headers, body, 50, 2);
 
-  const rows: Row[] = [];
-  const format = (row: Row) =>
-    `${String(row.connections).padStart(5)} conns  ${row.target.padEnd(12)} ${Math.round(row.rps).toLocaleString('en').padStart(8)} rps` +
-    `  p50 ${row.p50Ms.toFixed(1).padStart(7)} ms  p99 ${row.p99Ms.toFixed(1).padStart(7)} ms  ` +
-    `${row.requests.toLocaleString('en').padStart(8)} ok  ${row.failures} failed` +
-    (row.cutAtEnd > 0 ? `, ${row.cutAtEnd} cut at the end` : '') +
-    (row.failures > 0
-      ? ` (${Object.entries(row.failed)
-          .map(([name, count]) => `${name}: ${count}`)
-          .join(', ')})`
-      : '');
-  for (const connections of [50, 500]) {
-    const pair: Row[] = [];
-    for (const [name, target] of Object.entries(targets)) {
-      const seen = await gatewayFailures(gatewayUrl, targets.periscope.headers);
-      const { row } = await load(name, target.url, target.headers, body, connections, secondsPerCase);
-      if (name === 'periscope')
-        addToolErrors(row, since(await gatewayFailures(gatewayUrl, targets.periscope.headers), seen));
-      pair.push(row);
-      console.log(format(row));
-    }
-    const [periscope, plain] = pair as [Row, Row];
-    console.log(
-      `${' '.repeat(13)}Periscope's cost: ${(plain.rps / periscope.rps).toFixed(1)}× fewer requests/s, ` +
-        `p50 ${(periscope.p50Ms / plain.p50Ms).toFixed(1)}×, p99 ${(periscope.p99Ms / plain.p99Ms).toFixed(1)}× the plain proxy's`,
-    );
-    const library = libraryRow(pageUrl, connections, config);
-    console.log(format(library));
-    console.log(
-      `${' '.repeat(13)}the gateway's own share: it serves ${((periscope.rps / library.rps) * 100).toFixed(0)} % of the ` +
-        'calls/s the tool makes with no HTTP in front',
-    );
-    rows.push(...pair, library);
+  // Where the time goes, on the first gateway, one call at a time (no queueing in the figures).
+  let serial = 0;
+  const freshBody = () => JSON.stringify({ url: `${pageUrl}?serial=${Date.now()}-${serial++}` });
+  await sequential(first, () => sameUrl, 30);
+  await sequential(first, freshBody, 30);
+  const breakdowns = [
+    await breakdown('cached', first, plainProxy, () => sameUrl),
+    await breakdown('uncached', first, extractProxy, freshBody),
+  ];
+  for (const row of breakdowns) printBreakdown(row);
+  console.log('');
+
+  for (const target of flags['breakdown-only'] ? [] : [plainProxy, extractProxy, ...gateways]) {
+    await autocannon({
+      url: target.url,
+      method: 'POST',
+      headers: target.headers,
+      body: sameUrl,
+      connections: 20,
+      duration: 1,
+    });
   }
-
-  const before = memoryOf(gatewayPid);
-  const peakReset = resetPeak(gatewayPid);
-  const seenBeforeHold = await gatewayFailures(gatewayUrl, targets.periscope.headers);
-  const hold = await load(
-    'periscope',
-    targets.periscope.url,
-    targets.periscope.headers,
-    body,
-    1000,
-    secondsPerCase,
-  );
-  const after = memoryOf(gatewayPid);
-  addToolErrors(
-    hold.row,
-    since(await gatewayFailures(gatewayUrl, targets.periscope.headers), seenBeforeHold),
-  );
-  const holdOk = hold.row.failures === 0 && hold.row.requests > 0;
-  console.log(format(hold.row));
-  console.log(
-    `1 000 connections held for ${secondsPerCase} s: ${hold.row.failures === 0 ? 'no errors' : `${hold.row.failures} failures (errors ${hold.result.errors}, timeouts ${hold.result.timeouts}, non-2xx ${hold.result.non2xx}, resets ${hold.result.resets})`}; ` +
-      `gateway RSS ${before.rssMb.toFixed(0)} MB before, peak ${after.peakMb.toFixed(0)} MB ${peakReset ? 'during the hold' : 'over the whole run'}, ${after.rssMb.toFixed(0)} MB after`,
-  );
+  const rows: Row[] = [];
+  const ratios: Array<Record<string, unknown>> = [];
+  for (const [caseName, body, baseline] of flags['breakdown-only']
+    ? []
+    : ([
+        ['cached', sameUrl, plainProxy],
+        ['uncached', uniqueUrl, extractProxy],
+      ] as const)) {
+    if (!cases.includes(caseName)) continue;
+    for (const connections of connectionCounts) {
+      const targets = [baseline, ...gateways];
+      const parts = targets.map(() => [] as Array<Row & { seconds: number }>);
+      for (let round = 0; round < rounds; round++) {
+        for (const [index, target] of targets.entries())
+          parts[index]?.push(
+            await load(caseName, target, body, connections, Math.max(1, Math.round(secondsPerCase / rounds))),
+          );
+      }
+      const [base, ...measured] = parts.map(merged) as [Row, ...Row[]];
+      rows.push(base);
+      console.log(format(base));
+      for (const [index, gateway] of gateways.entries()) {
+        const row = measured[index] as Row;
+        rows.push(row);
+        console.log(format(row));
+        const ratio = row.rps / base.rps;
+        ratios.push({ case: caseName, connections, workers: gateway.workers, baseline: base.target, ratio });
+        console.log(
+          `${' '.repeat(16)}→ ${gateway.name}: ${ratio.toFixed(2)}× the ${base.target}'s req/s, ` +
+            `p99 ${(row.p99Ms / base.p99Ms).toFixed(2)}× its p99`,
+        );
+      }
+    }
+  }
 
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(
@@ -307,20 +436,19 @@ try {
         node: process.version,
         cpus: availableParallelism(),
         secondsPerCase,
+        rounds,
+        connections: connectionCounts,
+        workers: workerCounts,
         pageBytes,
+        breakdowns,
         rows,
-        hold: {
-          ...hold.row,
-          rssBeforeMb: before.rssMb,
-          peakRssMb: after.peakMb,
-          peakCoversHoldOnly: peakReset,
-        },
+        ratios,
       },
       null,
       2,
     )}\n`,
   );
-  if (!holdOk) process.exitCode = 1;
+  if (rows.some((row) => row.ok === 0)) process.exitCode = 1;
 } finally {
   stopAll();
   rmSync(folder, { recursive: true, force: true });

@@ -153,6 +153,7 @@ export function createPeriscope(
     httpFetch,
     chain: fetchChain,
     pageCache: policy.cacheFor('web_fetch', () => fetchFingerprint(validated)),
+    pageCacheTtlMs: validated.cache.perTool.web_fetch.ttlMs ?? validated.cache.ttlMs,
     documents: new DocumentCache({
       ttlMs: validated.fetch.continuationTtlMs,
       maxChars: validated.fetch.continuationMaxChars,
@@ -239,12 +240,15 @@ export function createPeriscope(
           ...input.limits,
         },
       }),
-    usage: async (query) => readUsage(await state.get(), query),
+    usage: async (query) => {
+      await policy.flush(); // this process's counts held in memory (other processes': within usage.flushIntervalMs)
+      return readUsage(await state.get(), query);
+    },
     credits,
     keys: createKeyAccounts(state, credits),
     store: () => state.get(),
     close: async () => {
-      await Promise.all([fetchChain.close(), state.close()]);
+      await Promise.all([fetchChain.close(), policy.close().then(() => state.close())]);
     },
   };
 }

@@ -107,6 +107,7 @@ test('the call policy: a failed result without an error object counts as INTERNA
   assert.equal(result.isError, true);
   assert.equal(await periscope.credits.balance('agent'), 10, 'refunded');
   assert.equal(result.display, 'fetch a.example · refunded');
+  await policy.flush(); // usage is counted in memory until the policy's next flush (usage.flushIntervalMs)
   const day = await periscope.usage();
   assert.deepEqual(
     day.rows.map((row) => row.errors),

@@ -193,6 +193,15 @@ export const usageSchema = z
       .max(3650)
       .default(90)
       .describe("Days a day's counters are kept (1–3650)."),
+    flushIntervalMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(1000)
+      .describe(
+        'Calls are counted in memory and written to the store this often, in ms (and when Periscope closes: a graceful stop loses nothing); a process killed outright (kill -9) loses at most this long of counts. 0 writes each call at once.',
+      ),
   })
   .prefault({})
   .describe(

@@ -3,6 +3,7 @@ import type { EgressPurpose } from '../egress/egress-check.ts';
 import type { EgressRequestCheck } from '../egress/egress-gate.ts';
 import { type ErrorCode, type FetchAttempt, PeriscopeError, toPeriscopeError } from '../errors.ts';
 import { redactUrl } from '../net/url-policy.ts';
+import { stageEnd, stageStart } from '../stage-timing.ts';
 import { credentialReason } from './credential-url.ts';
 import type { FetchBackend, FetchedPage, PageRequest } from './fetch-backend.ts';
 import type { RobotsChecker } from './robots.ts';
@@ -104,8 +105,12 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
       })),
     async fetch(request, context) {
       refuseUserinfo(request.url);
+      let started = stageStart();
       const verdict = await settings.preflight(request.url);
+      stageEnd('url-check', started);
+      started = stageStart();
       await settings.robots?.check(request.url, context.signal);
+      stageEnd('robots', started);
       const privacy = privacyOf(request.url, verdict.internal);
       const attempts: FetchAttempt[] = [];
       const failures: PeriscopeError[] = [];

@@ -7,7 +7,7 @@ import { createLoopbackConnectGuard } from '../testing/connect-guard.ts';
 import { startHttpServerOn } from '../testing/loopback-server.ts';
 import { periscopeRejection } from '../testing/rejection.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { createRobotsChecker, productToken } from './robots.ts';
+import { cacheControlTtl, createRobotsChecker, productToken } from './robots.ts';
 
 const ROBOTS = [
   '# robots for the tests',
@@ -22,6 +22,8 @@ const ROBOTS = [
 
 /** One origin per robots.txt behaviour: the server answers robots.txt by `mode`. */
 let mode: 'rules' | 'missing' | 'error' | 'busy' | 'slow' = 'rules';
+/** The Cache-Control robots.txt is answered with, if any. */
+let cacheControl: string | undefined;
 
 describe('robots.txt', () => {
   let server: TestServer;
@@ -44,8 +46,9 @@ describe('robots.txt', () => {
           .end(`<h1>${path}</h1><p>${'Text. '.repeat(60)}</p>`);
         return;
       }
-      if (mode === 'rules') response.writeHead(200, { 'content-type': 'text/plain' }).end(ROBOTS);
-      else if (mode === 'missing') response.writeHead(404).end('not found');
+      const caching: Record<string, string> = cacheControl ? { 'cache-control': cacheControl } : {};
+      if (mode === 'rules') response.writeHead(200, { 'content-type': 'text/plain', ...caching }).end(ROBOTS);
+      else if (mode === 'missing') response.writeHead(404, caching).end('not found');
       else if (mode === 'error') response.writeHead(503).end('maintenance');
       else if (mode === 'busy') response.writeHead(429, { 'retry-after': '7' }).end('slow down');
       else setTimeout(() => response.writeHead(200).end(ROBOTS), 3_000).unref();
@@ -91,6 +94,93 @@ describe('robots.txt', () => {
     );
     await robots.check(new URL(`${server.url}/b`), signal);
     assert.equal(robotsCalls() - before, 1);
+  });
+
+  test('cached per origin: each origin read once, read again after 24 hours (injected clock)', async () => {
+    mode = 'rules';
+    cacheControl = undefined;
+    let clock = 1_000_000;
+    const robots = createRobotsChecker({
+      httpFetch,
+      userAgent: 'Periscope/0.1',
+      timeoutMs: 1_000,
+      now: () => clock,
+    });
+    const other = await startTestServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /a/\n');
+    });
+    try {
+      const before = robotsCalls();
+      for (let index = 0; index < 20; index++)
+        await robots.check(new URL(`${server.url}/a/${index}`), signal);
+      assert.equal(robotsCalls() - before, 1, 'one read for twenty calls to one origin');
+      // Another origin (another port) has its own robots.txt, read once, and its own verdict.
+      await refusal(robots.check(new URL(`${other.url}/a/1`), signal));
+      await refusal(robots.check(new URL(`${other.url}/a/2`), signal));
+      await robots.check(new URL(`${other.url}/members/1`), signal);
+      assert.equal(other.calls.length, 1);
+      assert.equal(robotsCalls() - before, 1);
+    } finally {
+      await other.close();
+    }
+    const before = robotsCalls() - 1;
+    clock += 24 * 3_600_000 - 1;
+    await robots.check(new URL(`${server.url}/b`), signal);
+    assert.equal(robotsCalls() - before, 1, 'still cached just under 24 hours');
+    clock += 2;
+    await robots.check(new URL(`${server.url}/c`), signal);
+    assert.equal(robotsCalls() - before, 2, 'read again once 24 hours have passed');
+    await refusal(robots.check(new URL(`${server.url}/members/x`), signal));
+    assert.equal(robotsCalls() - before, 2);
+  });
+
+  test("robots.txt's Cache-Control: max-age shortens the cache, no-store reads it every call", async () => {
+    mode = 'rules';
+    let clock = 5_000_000;
+    const make = () =>
+      createRobotsChecker({ httpFetch, userAgent: 'Periscope/0.1', timeoutMs: 1_000, now: () => clock });
+    try {
+      cacheControl = 'public, max-age=60';
+      const robots = make();
+      const before = robotsCalls();
+      await robots.check(new URL(`${server.url}/a`), signal);
+      clock += 59_000;
+      await robots.check(new URL(`${server.url}/a`), signal);
+      assert.equal(robotsCalls() - before, 1, 'within max-age');
+      clock += 2_000;
+      await robots.check(new URL(`${server.url}/a`), signal);
+      assert.equal(robotsCalls() - before, 2, 'past max-age: read again');
+
+      cacheControl = 'no-store';
+      const uncached = make();
+      const start = robotsCalls();
+      await uncached.check(new URL(`${server.url}/a`), signal);
+      await uncached.check(new URL(`${server.url}/a`), signal);
+      assert.equal(robotsCalls() - start, 2);
+      mode = 'missing';
+      cacheControl = 'max-age=5';
+      const missing = make();
+      const from = robotsCalls();
+      await missing.check(new URL(`${server.url}/members/x`), signal);
+      clock += 4_000;
+      await missing.check(new URL(`${server.url}/members/x`), signal);
+      assert.equal(robotsCalls() - from, 1, 'a 404 follows its Cache-Control too');
+    } finally {
+      cacheControl = undefined;
+      mode = 'rules';
+    }
+  });
+
+  test('cacheControlTtl: RFC 9111 directives, capped at 24 hours', () => {
+    assert.equal(cacheControlTtl(undefined), undefined);
+    assert.equal(cacheControlTtl('public'), undefined);
+    assert.equal(cacheControlTtl('max-age=120'), 120_000);
+    assert.equal(cacheControlTtl('max-age=120, s-maxage=30'), 30_000);
+    assert.equal(cacheControlTtl('Max-Age="90"'), 90_000);
+    assert.equal(cacheControlTtl('max-age=31536000'), 24 * 3_600_000);
+    assert.equal(cacheControlTtl('max-age=soon'), undefined);
+    assert.equal(cacheControlTtl('no-cache'), 0);
+    assert.equal(cacheControlTtl('private, no-store, max-age=600'), 0);
   });
 
   test('a missing robots.txt (404) allows everything', async () => {

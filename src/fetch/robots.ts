@@ -24,10 +24,14 @@ const robotsParser: RobotsParser =
     ? (robotsParserModule as RobotsParser)
     : (robotsParserModule as unknown as { default: RobotsParser }).default;
 
-type Verdict =
+type Verdict = (
   | { kind: 'rules'; rules: RobotsRules; lines: string[]; robotsUrl: string }
   | { kind: 'allow-all'; why: string }
-  | { kind: 'unreadable'; why: string; robotsUrl: string };
+  | { kind: 'unreadable'; why: string; robotsUrl: string }
+) & {
+  /** How long the answer may be used (its Cache-Control, at most 24 hours); unset: the default for its kind. */
+  ttlMs?: number;
+};
 
 /** The robots.txt request failed because the site is down or refusing: the call fails with it (not cached). */
 const SITE_FAILURES: ReadonlySet<string> = new Set(['NETWORK', 'TIMEOUT', 'HTTP_STATUS', 'RATE_LIMITED']);
@@ -56,7 +60,7 @@ export interface RobotsChecker {
  * what happened (NETWORK, TIMEOUT, HTTP_STATUS with the status, RATE_LIMITED), so it is refunded like any call to
  * a site that is down (decision 0008), and nothing is cached: the next call asks again. A robots.txt that answered
  * but cannot be used (larger than 512 KB, a redirect the URL policy refuses) is ROBOTS_DISALLOWED, remembered for
- * a minute; rules and allow-all for 24 hours.
+ * a minute; rules and allow-all for 24 hours, or less when its Cache-Control says so (`cacheControlTtl`).
  */
 export function createRobotsChecker(settings: RobotsCheckerSettings): RobotsChecker {
   const now = settings.now ?? Date.now;
@@ -75,7 +79,8 @@ export function createRobotsChecker(settings: RobotsCheckerSettings): RobotsChec
     }
     entry.verdict.then(
       (verdict) => {
-        entry.expiresAt = now() + (verdict.kind === 'unreadable' ? UNREADABLE_TTL_MS : ALLOW_TTL_MS);
+        const defaultTtl = verdict.kind === 'unreadable' ? UNREADABLE_TTL_MS : ALLOW_TTL_MS;
+        entry.expiresAt = now() + (verdict.ttlMs ?? defaultTtl);
       },
       () => {
         if (cache.get(origin) === entry) cache.delete(origin);
@@ -93,15 +98,18 @@ export function createRobotsChecker(settings: RobotsCheckerSettings): RobotsChec
         limits: { totalTimeoutMs: settings.timeoutMs, maxBytes: ROBOTS_MAX_BYTES },
       });
       if (response.status >= 500 || response.status === 429) throwForStatus(response);
-      if (response.status >= 400) return { kind: 'allow-all', why: `HTTP ${response.status}` };
+      const ttl = cacheControlTtl(response.headers['cache-control']);
+      const ttlMs = ttl === undefined ? {} : { ttlMs: ttl };
+      if (response.status >= 400) return { kind: 'allow-all', why: `HTTP ${response.status}`, ...ttlMs };
       if (response.status >= 300)
-        return { kind: 'allow-all', why: `HTTP ${response.status} without Location` };
+        return { kind: 'allow-all', why: `HTTP ${response.status} without Location`, ...ttlMs };
       const text = Buffer.from(response.body).toString('utf8');
       return {
         kind: 'rules',
         rules: robotsParser(robotsUrl, text),
         lines: text.split(/\r\n|\r|\n/),
         robotsUrl,
+        ...ttlMs,
       };
     } catch (error) {
       if (!isPeriscopeError(error)) throw error; // a bug: INTERNAL, not a verdict about the site
@@ -180,6 +188,25 @@ export function createRobotsChecker(settings: RobotsCheckerSettings): RobotsChec
       );
     },
   };
+}
+
+/**
+ * How long a robots.txt answer may be used, from its Cache-Control (RFC 9309 §2.4 allows standard cache control,
+ * RFC 9111): `no-store` or `no-cache` → 0 (read again by the next call; calls at the same time still share one
+ * read); `max-age` (or `s-maxage`, which wins for a shared cache) → that many seconds, at most 24 hours; otherwise
+ * undefined (the default for the answer's kind: 24 hours).
+ */
+export function cacheControlTtl(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const directives = new Map<string, string>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', value = ''] = part.trim().split('=', 2);
+    if (name !== '') directives.set(name, value.replace(/^"|"$/g, ''));
+  }
+  if (directives.has('no-store') || directives.has('no-cache')) return 0;
+  const seconds = directives.get('s-maxage') ?? directives.get('max-age');
+  if (seconds === undefined || !/^\d+$/.test(seconds)) return undefined;
+  return Math.min(ALLOW_TTL_MS, Number(seconds) * 1000);
 }
 
 /** `Periscope/0.1 (+https://…)` → `Periscope`. */

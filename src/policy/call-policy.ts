@@ -1,6 +1,7 @@
 import type { CacheConfig, LimitsConfig, UsageConfig } from '../config/policy-schema.ts';
 import { createEgressGate, type EgressGate, type EgressPass, egressCall } from '../egress/egress-gate.ts';
 import { isPeriscopeError, PeriscopeError, type ToolErrorData } from '../errors.ts';
+import { stageEnd, stageStart } from '../stage-timing.ts';
 import { callLine } from '../tools/call-line.ts';
 import {
   type CachedToolName,
@@ -18,7 +19,7 @@ import { createRateLimiter } from './rate-limiter.ts';
 import { isRefundable } from './refund-rule.ts';
 import { checkRepeat } from './repeat-throttle.ts';
 import { createStoreCache } from './store-cache.ts';
-import { recordUsage } from './usage.ts';
+import { createUsageBatch } from './usage-batch.ts';
 
 export { DEFAULT_AGENT_ID } from '../tools/tool.ts';
 
@@ -36,6 +37,13 @@ export interface CallPolicy {
   guard<INPUT, DATA>(tool: Tool<INPUT, DATA>): Tool<INPUT, DATA>;
   /** The cache a tool reads through, or undefined when caching is off for it. */
   cacheFor(tool: CachedToolName, fingerprint: () => string | Promise<string>): ToolCache | undefined;
+  /**
+   * Writes what is held in memory: the usage counted since the last flush, and the cache entries still being
+   * written after their calls answered. `usage()` and shutdown call it.
+   */
+  flush(): Promise<void>;
+  /** Stops the usage timer and flushes (before the store closes). */
+  close(): Promise<void>;
 }
 
 const ID_PATTERN = /^[^\p{Cc}]{1,200}$/u;
@@ -53,12 +61,20 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
   const rateLimiter = createRateLimiter(limits);
   const credits = createCredits(limits.credits);
   const repeatLimit = limits.repeatLookups;
+  const usageBatch = createUsageBatch(store.get, usage);
+  /** Store writes that do not decide the answer (cache entries), finished after it. */
+  const background = new Set<Promise<void>>();
+  const afterAnswer = (write: Promise<void>) => {
+    background.add(write);
+    void write.finally(() => background.delete(write));
+  };
 
   async function run<INPUT, DATA>(
     tool: Tool<INPUT, DATA>,
     rawInput: unknown,
     options: ToolExecuteOptions,
   ): Promise<ToolResult<DATA>> {
+    let stage = stageStart();
     const agentId = options.agentId ?? DEFAULT_AGENT_ID;
     try {
       checkId('agentId', agentId);
@@ -100,8 +116,10 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       await count(agentId, tool.name, result, 0);
       return result;
     }
+    stageEnd('policy-store', stage);
     // 6–7. The tool: its cache (with single flight) and its chain.
     const result = await tool.execute(rawInput, { ...options, admittedCall });
+    stage = stageStart();
     // 8. Commit (keep the charge) or refund.
     let spent = reservation?.cost ?? 0;
     const error = errorOf(result);
@@ -123,6 +141,7 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     await pass.settle(result);
     // 9. Usage.
     await count(agentId, tool.name, result, spent);
+    stageEnd('policy-store', stage);
     return result;
   }
 
@@ -131,18 +150,14 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     const error = errorOf(result);
     const data = (result.data ?? {}) as { provider?: unknown; backend?: unknown; cached?: unknown };
     const named = error ? error.details?.provider : (data.provider ?? data.backend);
-    try {
-      await recordUsage(await store.get(), usage, {
-        agentId,
-        tool,
-        provider: typeof named === 'string' && named !== '' ? named : '-',
-        cached: !error && data.cached === true,
-        errorCode: error?.code,
-        credits,
-      });
-    } catch {
-      // The store could not be opened: the call's result stands, its count is lost.
-    }
+    await usageBatch.add({
+      agentId,
+      tool,
+      provider: typeof named === 'string' && named !== '' ? named : '-',
+      cached: !error && data.cached === true,
+      errorCode: error?.code,
+      credits,
+    });
   }
 
   return {
@@ -167,7 +182,14 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
         maxEntryChars: cache.maxEntryChars,
         scope: cache.scope,
         fingerprint,
+        afterAnswer,
       });
+    },
+    async flush() {
+      await Promise.all([usageBatch.flush(), ...background]);
+    },
+    async close() {
+      await Promise.all([usageBatch.close(), ...background]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { isPeriscopeError } from '../errors.ts';
+import { stageEnd, stageStart } from '../stage-timing.ts';
 import { digest } from '../store/digest.ts';
 import type { Store } from '../store/store.ts';
 import type { ToolName } from '../tools/tool.ts';
@@ -15,6 +16,11 @@ export interface StoreCacheSettings {
   scope: 'shared' | 'agent';
   /** Everything besides the tool's key that changes the answer (config, resolved chain); asked once. */
   fingerprint: () => string | Promise<string>;
+  /**
+   * Given each entry's write, which then finishes after the read has answered (the write does not decide the
+   * answer); the owner awaits them before closing the store. Default: the read waits for its write.
+   */
+  afterAnswer?: (write: Promise<void>) => void;
 }
 
 interface Entry {
@@ -48,24 +54,31 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   }
 
   async function readEntry(key: string): Promise<Entry | undefined> {
+    const started = stageStart();
     try {
       return await (await settings.store()).get<Entry>(key);
     } catch {
       return undefined;
+    } finally {
+      stageEnd('cache', started);
     }
   }
 
   async function writeEntry(key: string, value: unknown): Promise<void> {
+    const started = stageStart();
     if (exceeds(value, settings.maxEntryChars)) return;
     try {
       const entry: Entry = { value, storedAt: Date.now() };
       await (await settings.store()).set(key, entry, { ttlMs: settings.ttlMs });
     } catch {
       // A lost write only costs a later miss.
+    } finally {
+      stageEnd('cache', started);
     }
   }
 
   return {
+    keeps: (value) => !exceeds(value, settings.maxEntryChars),
     async read(key, load, options = {}) {
       const fullKey = await storeKey(key, options.agentId);
       const { maxAgeMs } = options;
@@ -76,7 +89,11 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
       for (;;) {
         const flight = flights.run(fullKey, async () => {
           const value = await load();
-          if (options.isCacheable?.(value) !== false) await writeEntry(fullKey, value);
+          if (options.isCacheable?.(value) !== false) {
+            // Started now (so a read that follows this one finds it), but not waited for.
+            if (settings.afterAnswer) settings.afterAnswer(writeEntry(fullKey, value));
+            else await writeEntry(fullKey, value);
+          }
           return value;
         });
         try {

@@ -58,17 +58,26 @@ function counterKey(day: string, event: UsageEvent, metric: string): string {
   return `usage:${day}:${parts.join(':')}:${metric}`;
 }
 
-/** Adds one call to the day's counters. Never throws: a lost count must not fail a call. */
-export async function recordUsage(store: Store, config: UsageConfig, event: UsageEvent): Promise<void> {
-  const day = usageDay();
-  const options = { ttlMs: config.retentionDays * DAY_MS };
+/** One call as counter increments: `[key, by, ttlMs]` for the day `time` falls on. */
+export function usageIncrements(
+  config: UsageConfig,
+  event: UsageEvent,
+  time: number = Date.now(),
+): Array<[string, number, number]> {
+  const day = usageDay(time);
+  const ttlMs = config.retentionDays * DAY_MS;
   const metrics: Array<[string, number]> = [['calls', 1]];
   if (event.cached) metrics.push(['cacheHits', 1]);
   if (event.errorCode) metrics.push([`errors.${event.errorCode}`, 1]);
   if (event.credits !== 0) metrics.push(['credits', event.credits]);
+  return metrics.map(([metric, by]) => [counterKey(day, event, metric), by, ttlMs]);
+}
+
+/** Adds one call to the day's counters at once. Never throws: a lost count must not fail a call. */
+export async function recordUsage(store: Store, config: UsageConfig, event: UsageEvent): Promise<void> {
   await Promise.all(
-    metrics.map(([metric, by]) =>
-      store.increment(counterKey(day, event, metric), by, options).catch(() => 0),
+    usageIncrements(config, event).map(([key, by, ttlMs]) =>
+      store.increment(key, by, { ttlMs }).catch(() => 0),
     ),
   );
 }

@@ -6,6 +6,7 @@ import type { DocumentCache } from '../fetch/document-cache.ts';
 import type { FetchedPage } from '../fetch/fetch-backend.ts';
 import { checkFinalUrl, type FetchChain } from '../fetch/fetch-chain.ts';
 import type { HttpFetch } from '../net/types.ts';
+import { stageEnd, stageStart } from '../stage-timing.ts';
 import { readThrough, type ToolCache } from './tool-cache.ts';
 
 /**
@@ -13,7 +14,8 @@ import { readThrough, type ToolCache } from './tool-cache.ts';
  * - `cache`: the in-process document cache, then the store's page cache; a miss is NOT_CONFIGURED `not-cached`.
  * - `cache-first`: the same, then the fetch chain (web_fetch reading on, or asking a question; verifyCitation).
  * - `store-first`: the page cache, then the chain; not the in-process cache, so a first read is fresh unless the
- *   store keeps pages (web_fetch reading a page from its start).
+ *   store keeps pages (web_fetch reading a page from its start). When it does, the in-process copy of a page
+ *   younger than the page cache's TTL answers first (`pageCacheTtlMs`): the store would give the same document.
  * - `origin`: the chain, whatever is cached (verifyCitation's `refetch`).
  */
 export type DocumentSource = 'cache' | 'cache-first' | 'store-first' | 'origin';
@@ -54,6 +56,12 @@ export interface DocumentReaderSettings {
   pageCache?: ToolCache | undefined;
   /** The in-process document cache (`fetch.continuationTtlMs`, `fetch.continuationMaxChars`). */
   documents: DocumentCache;
+  /**
+   * With `pageCache`: how long its entries live (web_fetch's `cache` TTL). A `store-first` read then takes the
+   * in-process copy first while it is younger than this: the store's entry, written or read with it, would answer
+   * the same document (without the store read and its JSON). Unset: `store-first` always asks the store.
+   */
+  pageCacheTtlMs?: number | undefined;
   /** `cache.scope`: with `agent`, the in-process cache too is per agent, as the store is. Default `shared`. */
   scope?: 'shared' | 'agent' | undefined;
 }
@@ -86,6 +94,8 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
     pdfMaxBytes: config.pdfMaxBytes,
     imageMaxBytes: config.imageMaxBytes,
   };
+  /** In-process copies the store keeps too (read from it, or small enough to be written to it). */
+  const inStore = new WeakSet<FetchedPage>();
   return {
     chainIds: chain.ids,
     async read(url, mode, options) {
@@ -94,10 +104,22 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
       const heldKey = settings.scope === 'agent' ? `${key}\n${options.agentId ?? ''}` : key;
       const signal = options.signal ?? new AbortController().signal;
       const { maxAgeMs } = options;
-      if ((options.source === 'cache' || options.source === 'cache-first') && maxAgeMs !== 0) {
+      const storeKeeps = pageCache !== undefined && settings.pageCacheTtlMs !== undefined;
+      const heldFirst =
+        options.source === 'cache' ||
+        options.source === 'cache-first' ||
+        (options.source === 'store-first' && storeKeeps);
+      if (heldFirst && maxAgeMs !== 0) {
+        const looking = stageStart();
         const held = documents.get(heldKey);
         const ageMs = held && ageOf(held);
-        if (held && ageMs !== undefined && (maxAgeMs === undefined || ageMs <= maxAgeMs)) {
+        const fresh =
+          ageMs !== undefined &&
+          (maxAgeMs === undefined || ageMs <= maxAgeMs) &&
+          (options.source !== 'store-first' ||
+            (held !== undefined && inStore.has(held) && ageMs < (settings.pageCacheTtlMs ?? 0)));
+        stageEnd('cache', looking);
+        if (held && fresh) {
           if (options.egress) await checkFinalUrl(held, url, options.egress);
           return { page: stamped(held), cached: true, ageMs };
         }
@@ -123,7 +145,13 @@ export function createDocumentReader(settings: DocumentReaderSettings): Document
       if (options.egress) await checkFinalUrl(read.value, url, options.egress);
       // A store entry kept before `retrievedAt` was: its time is unknown, say now (and keep saying it).
       const page = stamped(read.value);
-      if (isReadable(page)) documents.set(heldKey, page);
+      const started = stageStart();
+      if (isReadable(page)) {
+        const written = pageCache !== undefined && options.source !== 'origin'; // an origin read is not kept
+        if (written && pageCache.keeps?.(read.value) !== false) inStore.add(page);
+        documents.set(heldKey, page);
+      }
+      stageEnd('cache', started);
       return read.cached ? { page, cached: true, ageMs: read.ageMs ?? ageOf(page) } : { page, cached: false };
     },
   };

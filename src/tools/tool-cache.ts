@@ -9,6 +9,8 @@ export interface ToolCache {
     load: () => Promise<VALUE>,
     options?: ToolCacheReadOptions<VALUE>,
   ): Promise<CacheRead<VALUE>>;
+  /** Whether a loaded value is small enough to be kept (a cacheable one is, unless this says no). */
+  keeps?(value: unknown): boolean;
 }
 
 export interface ToolCacheReadOptions<VALUE> {

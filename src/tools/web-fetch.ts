@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { FetchConfig } from '../config/schema.ts';
-import { type PageWindow, paginate } from '../content/paginate.ts';
+import { type PageWindow, type PaginateOptions, paginate } from '../content/paginate.ts';
 import { contentHash } from '../content/passages/content-hash.ts';
 import { wrapUntrusted } from '../content/untrusted-envelope.ts';
 import { type EgressGate, egressCall } from '../egress/egress-gate.ts';
 import { type FetchAttempt, isPeriscopeError, PeriscopeError } from '../errors.ts';
 import { attemptTrail } from '../fetch/fetch-chain.ts';
+import { stageEnd, stageStart } from '../stage-timing.ts';
 import { ageSeconds, cachedNote, formatAge, maxAgeMs } from './cache-age.ts';
 import { type DocumentReader, isReadable } from './document-reader.ts';
 import { NO_MATCH_NOTE, pageHeader, passagesHint, readOnHint, sectionsAfter } from './fetch-output.ts';
@@ -74,9 +75,11 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
     async execute(rawInput, options = {}) {
       const started = performance.now();
       let display = 'fetch';
+      let stage = stageStart();
       try {
         const input = validateInput(webFetchInputSchema, rawInput, 'web_fetch');
         const url = parseCallerUrl(input.url);
+        stageEnd('parse-auth', stage);
         display = `fetch ${shortUrl(url.href)}`;
         const startIndex = input.startIndex ?? 0;
         // Reading on, or asking a question, comes from the document in memory first; a page from its start is read
@@ -91,6 +94,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           egress: egress?.requestCheck(egressCall('web_fetch', input, options)),
           maxAgeMs: maxAgeMs(input),
         });
+        stage = stageStart();
         const age = cached ? ageSeconds(ageMs) : undefined;
         const cacheAge = age === undefined ? {} : { cacheAgeSeconds: age };
         const { content } = page;
@@ -120,7 +124,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
               );
         const window = focused
           ? undefined
-          : paginate(content.text, { startIndex, maxChars, maxTokens: config.maxTokens });
+          : windowOf(content.text, { startIndex, maxChars, maxTokens: config.maxTokens });
         const common = {
           url: page.url,
           finalUrl: page.finalUrl,
@@ -207,9 +211,11 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           : trail
             ? `${trail} ${content.contentType}`
             : `${page.status} ${content.contentType}`;
+        const output = parts.join('\n');
+        stageEnd('envelope', stage);
         return {
           isError: false,
-          output: parts.join('\n'),
+          output,
           data,
           display: `${display} → ${source}, ${shown} in ${elapsedMs} ms`,
         };
@@ -223,6 +229,36 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
       }
     },
   };
+}
+
+/** Windows cut lately, by document text, then by where and how long: a page read again is not measured again. */
+const recentWindows = new Map<string, Map<string, PageWindow>>();
+const RECENT_DOCUMENTS = 32;
+/** Longer documents are not remembered (memory stays small: at most 32 × 200 000 characters, shared with caches). */
+const RECENT_MAX_CHARS = 200_000;
+const RECENT_WINDOWS_PER_DOCUMENT = 16;
+
+/**
+ * `paginate`, remembered for the last few documents: its token estimate scans the whole window, every call; a page
+ * read again (from a cache, by many agents) has the same text, so the same window. Throws as paginate does.
+ */
+function windowOf(text: string, options: PaginateOptions): PageWindow {
+  if (text.length > RECENT_MAX_CHARS) return paginate(text, options);
+  const where = `${options.startIndex}/${options.maxChars}/${options.maxTokens}`;
+  let windows = recentWindows.get(text);
+  const known = windows?.get(where);
+  if (known) return known;
+  const window = paginate(text, options);
+  if (windows === undefined) {
+    windows = new Map();
+    recentWindows.set(text, windows);
+    for (const oldest of recentWindows.keys()) {
+      if (recentWindows.size <= RECENT_DOCUMENTS) break;
+      recentWindows.delete(oldest);
+    }
+  }
+  if (windows.size < RECENT_WINDOWS_PER_DOCUMENT) windows.set(where, window);
+  return window;
 }
 
 function plural(count: number, noun: string): string {

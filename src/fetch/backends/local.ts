@@ -3,6 +3,7 @@ import type { ContentInput } from '../../content/types.ts';
 import { isPeriscopeError } from '../../errors.ts';
 import { throwForStatus } from '../../net/http-status.ts';
 import type { HttpResponse } from '../../net/types.ts';
+import { stageEnd, stageStart } from '../../stage-timing.ts';
 import type { FetchBackend, FetchedPage, PageRequest } from '../fetch-backend.ts';
 import { watchDownloadCaps } from './download-caps.ts';
 
@@ -44,7 +45,9 @@ export async function renderResponse(
   };
   if (CHALLENGE_STATUSES.has(response.status)) await throwIfChallenge(input);
   throwForStatus(response);
+  const started = stageStart();
   const content = await renderContent(input);
+  stageEnd('extraction', started);
   return { url: response.url, finalUrl: response.finalUrl, status: response.status, content };
 }
 
@@ -59,6 +62,7 @@ export function createLocalFetchBackend(): FetchBackend {
       // Images and PDFs stop downloading at their own caps: an image is then described, a PDF refused by name.
       const caps = watchDownloadCaps(request.limits, context.signal);
       let response: HttpResponse;
+      const started = stageStart();
       try {
         response = await context.fetch(request.url, {
           signal: caps.signal,
@@ -72,6 +76,7 @@ export function createLocalFetchBackend(): FetchBackend {
         throw error;
       } finally {
         caps.dispose();
+        stageEnd('network', started);
       }
       return renderResponse(response, request, context.signal);
     },

@@ -1,4 +1,5 @@
 import type { Periscope } from '../../index.ts';
+import { stageTotals } from '../../stage-timing.ts';
 import type { Tool } from '../../tools/tool.ts';
 import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
 import { createCallLimiter, type RefusalReason, refusalReason } from './call-limiter.ts';
@@ -71,6 +72,17 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
     'Start time of the process, in Unix seconds.',
   );
   startTime.set({}, Math.round(Date.now() / 1000 - process.uptime()));
+  // Only with PERISCOPE_STAGE_TIMING=1 (bench/gateway.bench.ts): where calls' time went (src/stage-timing.ts).
+  const stages = stageTotals();
+  const stageMs = stages
+    ? registry.gauge(
+        'periscope_stage_ms_total',
+        'Wall time spent in each stage of calls, ms (stage timing on).',
+      )
+    : undefined;
+  const stageCount = stages
+    ? registry.gauge('periscope_stage_runs_total', 'Times each stage ran (stage timing on).')
+    : undefined;
 
   let inFlight = 0;
   const idleWaiters = new Set<() => void>();
@@ -201,6 +213,10 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
         // provider health is best effort; the rest of the metrics still go out
       }
       memory.set({}, process.memoryUsage.rss());
+      for (const [stage, total] of stages ?? []) {
+        stageMs?.set({ stage }, total.ms);
+        stageCount?.set({ stage }, total.count);
+      }
       return registry.render();
     },
   };

@@ -1,10 +1,17 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
 import type { EgressOptions } from '../../egress/egress-check.ts';
 import { PeriscopeError } from '../../errors.ts';
 import type { Periscope } from '../../index.ts';
 import { listApiKeys } from '../../keys/api-keys.ts';
+import { stageEnd, stageStart } from '../../stage-timing.ts';
 import type { Store } from '../../store/store.ts';
 import type { Tool } from '../../tools/tool.ts';
 import { handleAdmin } from './admin-routes.ts';
@@ -39,7 +46,20 @@ export type McpHandlerFactory = (context: {
   agentOf: (request: IncomingMessage) => string | undefined;
   /** The egress narrowing of the request's key (its domains), if it has one. */
   egressOf: (request: IncomingMessage) => EgressOptions | undefined;
+  /** Put before new MCP session ids: the worker that holds them (`GatewayOptions.peers`). */
+  sessionIdPrefix?: string | undefined;
 }) => McpHandler | Promise<McpHandler>;
+
+/**
+ * The other processes of `serve --workers N`: MCP sessions live in the process that opened them, and a client's
+ * next connection may reach another one, which hands the request on to the holder over loopback.
+ */
+export interface GatewayPeers {
+  /** This process's prefix of MCP session ids (`w1.`). */
+  self: string;
+  /** The loopback port of the process whose session ids start with `prefix`, if it is running. */
+  portOf(prefix: string): number | undefined;
+}
 
 export interface GatewayOptions {
   periscope: Periscope;
@@ -50,6 +70,8 @@ export interface GatewayOptions {
   mcp?: McpHandlerFactory;
   /** The version /openapi.json names. */
   version?: string;
+  /** Under `serve --workers N`: where the other workers' MCP sessions are. */
+  peers?: GatewayPeers;
 }
 
 export interface Gateway {
@@ -124,6 +146,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   server.maxConnections = config.maxConnections;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const handled = stageStart();
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const route = routeName(path, restTools);
     response.on('finish', () => metrics.httpRequest(route, response.statusCode));
@@ -167,6 +190,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (path === '/mcp' || path.startsWith('/mcp/')) {
       const refused = checkHostAndOrigin(policy, request.headers);
       if (refused) throw new GatewayError(403, 'MISDIRECTED', refused);
+      const holder = peerHolding(request);
+      if (holder !== undefined) {
+        await handOn(request, response, holder); // the holder authenticates and counts it
+        return;
+      }
       principals.set(request, await auth.authenticate(request));
       if (!mcpHandler) throw new GatewayError(503, 'UNAVAILABLE', 'the MCP endpoint is not available');
       // The body limit holds here too: the gateway reads POST bodies and hands the parsed message on.
@@ -195,7 +223,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         const principal = await auth.authenticate(request);
         allow(method, 'POST');
         const as = operatorConsole.actAs(principal, playAs[1], await listApiKeys(state));
-        await callTool(playAs[2], request, response, as, consoleTools);
+        await callTool(playAs[2], request, response, as, handled, consoleTools);
         return;
       }
       await operatorConsole.handleApi(request, response, path, await auth.authenticate(request));
@@ -227,7 +255,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const toolRoute = /^\/v1\/tools\/([^/]+)$/.exec(path);
     if (toolRoute?.[1]) {
       allow(method, 'POST');
-      await callTool(toolRoute[1], request, response, principal);
+      await callTool(toolRoute[1], request, response, principal, handled);
       return;
     }
     if (path === '/v1/status') {
@@ -252,6 +280,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     request: IncomingMessage,
     response: ServerResponse,
     principal: Principal,
+    handled: number,
     tools: ReadonlyMap<string, Tool> = restTools,
   ): Promise<void> {
     const tool = tools.get(name);
@@ -272,6 +301,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
     const sessionId = sessionOf(request, principal);
     const egress = withTaskUrls(keyEgress(principal), taskUrls);
+    stageEnd('parse-auth', handled);
     const result = await tool.execute(input, {
       signal: abort.signal,
       agentId: principal.agent,
@@ -281,10 +311,54 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (response.destroyed) return;
     // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
     const refusal = metrics.refusal(result);
+    const serialising = stageStart();
     if (refusal === 'overloaded') sendJson(response, 503, result, { 'retry-after': '1' });
     else if (refusal === 'shutting-down')
       sendJson(response, 503, result, { 'retry-after': '1', connection: 'close' });
     else sendJson(response, 200, result);
+    stageEnd('serialisation', serialising);
+    stageEnd('call', handled);
+  }
+
+  /** The loopback port of another worker holding the request's MCP session, if one does. */
+  function peerHolding(request: IncomingMessage): number | undefined {
+    const peers = options.peers;
+    const session = request.headers['mcp-session-id'];
+    if (!peers || typeof session !== 'string') return undefined;
+    const prefix = /^w\d+\./.exec(session)?.[0];
+    if (prefix === undefined || prefix === peers.self) return undefined;
+    return peers.portOf(prefix);
+  }
+
+  /** Relays the request to the worker holding its session, and its answer (an event stream too) back. */
+  function handOn(request: IncomingMessage, response: ServerResponse, port: number): Promise<void> {
+    return new Promise((resolve) => {
+      // A connection of its own each time (loopback, cheap): no pooled socket the holder may be closing.
+      const { connection: _connection, 'keep-alive': _keepAlive, ...headers } = request.headers;
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port, method: request.method, path: request.url, headers, agent: false },
+        (answer) => {
+          const { connection: _closing, 'keep-alive': _alive, ...answered } = answer.headers;
+          response.writeHead(answer.statusCode ?? 502, answered);
+          answer.pipe(response);
+          answer.on('end', resolve);
+          answer.on('error', () => resolve());
+        },
+      );
+      upstream.on('error', (error) => {
+        // The holder is gone (and its sessions with it): the client starts a new session, as MCP says on 404.
+        if (!response.headersSent) {
+          const gone = { code: -32001, message: `Session not found (its worker is gone: ${error.message})` };
+          sendJson(response, 404, { jsonrpc: '2.0', error: gone, id: null });
+        } else response.destroy();
+        resolve();
+      });
+      response.on('close', () => {
+        if (!response.writableFinished) upstream.destroy();
+        resolve();
+      });
+      request.pipe(upstream);
+    });
   }
 
   /** A key's own `--rate`: the gateway's per-client limit, answered with 429 like the auth limit. */
@@ -344,6 +418,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           hostPolicy,
           agentOf: (request) => principals.get(request)?.agent,
           egressOf: (request) => keyEgress(principals.get(request)),
+          sessionIdPrefix: options.peers?.self,
         });
       }
       const keysRequired = await authenticator.keysRequired();

@@ -32,6 +32,8 @@ export interface McpHttpOptions {
   /** A session with no request for this long is closed. Default 30 minutes. */
   sessionIdleMs?: number;
   onResult?: McpServerOptions['onResult'];
+  /** Put before each new session id (`w2.` under `serve --workers`: the worker that holds the session). */
+  sessionIdPrefix?: string;
 }
 
 /** A Node `(request, response)` handler for MCP Streamable HTTP; mount it at `/mcp`. */
@@ -141,7 +143,7 @@ export function createMcpHttpHandler(periscope: Periscope, options: McpHttpOptio
     });
     const close = () => server.close();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
+      sessionIdGenerator: () => `${options.sessionIdPrefix ?? ''}${randomUUID()}`,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, close, agentId, egressKey, lastSeen: Date.now() });
       },

@@ -1,4 +1,8 @@
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { startBanner } from '../../gateway/banner.ts';
 import { createGateway } from '../../gateway/gateway.ts';
 import { mountMcp } from '../../gateway/mount-mcp.ts';
@@ -14,8 +18,9 @@ import {
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 import { openPeriscope } from '../open-periscope.ts';
+import { report, runPrimary, stopOrdered, workerPeers } from './serve-workers.ts';
 
-export const SERVE_HELP = `Usage: periscope serve [--port N] [--host H] [--config FILE]
+export const SERVE_HELP = `Usage: periscope serve [--port N] [--host H] [--workers N] [--config FILE]
 
 Run the HTTP gateway and the MCP endpoint (Streamable HTTP) in one server:
 
@@ -31,6 +36,11 @@ the one its calls are counted and limited as. SIGTERM or Ctrl-C drains calls in 
 Options:
   --port N                TCP port (default 7800; config gateway.port; 0 picks a free one)
   --host H                interface (default 127.0.0.1; config gateway.host); needs a key unless loopback
+  --workers N             processes sharing the port (node:cluster; default: one per CPU core, 'auto' too;
+                          1 with a memory: store, which --workers 2+ refuses). Keys, credits, limits, usage and
+                          the page cache live in the store and are exact across workers; an MCP session lives
+                          in the worker that opened it and the others hand its requests on; the console's
+                          recent calls and /metrics are per worker. --workers 1: one process, no cluster
   --config FILE           config file
   -h, --help              this help
 
@@ -44,9 +54,21 @@ const FLAGS = {
   ...EGRESS_FLAGS,
   port: { type: 'string' },
   host: { type: 'string' },
+  workers: { type: 'string' },
 } as const;
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  if (!(cluster.isWorker && process.env.PERISCOPE_SERVE_WORKER === '1')) return serve(argv, io, false);
+  try {
+    return await serve(argv, io, true);
+  } finally {
+    // The IPC channel would keep the worker alive: its work is done (or it could not start). Through the cluster
+    // worker, so the process then exits with the code the CLI sets (a bare disconnect would exit 0).
+    if (process.connected) cluster.worker?.disconnect();
+  }
+}
+
+async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<number> {
   const { values, positionals } = parseFlags('serve', argv, FLAGS);
   if (values.help) {
     writeLine(io.stdout, SERVE_HELP);
@@ -55,6 +77,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length > 0)
     throw new UsageError(`serve takes no arguments, got '${positionals.join(' ')}'`);
   const port = integerFlag(values, 'port', 0);
+  const askedWorkers = values.workers === 'auto' ? availableParallelism() : integerFlag(values, 'workers', 1);
+  if (askedWorkers !== undefined && askedWorkers > 256)
+    throw new UsageError(`--workers must be 1–256, got ${askedWorkers}`);
   if (port !== undefined && port > 65_535) throw new UsageError(`--port must be 0–65535, got ${port}`);
   const gateway: Record<string, unknown> = {};
   if (port !== undefined) gateway.port = port;
@@ -65,7 +90,43 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     gateway,
   });
   const { config } = periscope;
-  const server = createGateway({ periscope, mcp: mountMcp, version: packageVersion() });
+  if (!inWorker) {
+    const memoryStore = config.store.url === undefined || config.store.url.startsWith('memory:');
+    if (memoryStore && askedWorkers !== undefined && askedWorkers > 1) {
+      await periscope.close();
+      throw new UsageError(
+        `--workers ${askedWorkers} needs a store the workers share (store.url sqlite://… or redis://…); with memory: each would keep its own keys and credits — use --workers 1`,
+      );
+    }
+    const workers = askedWorkers ?? (memoryStore ? 1 : availableParallelism());
+    if (workers > 1) {
+      await periscope.close(); // the primary serves nothing and opens no store: the workers do
+      return runPrimary({
+        workers,
+        args: ['serve', ...argv],
+        env: { PERISCOPE_SERVE_WORKER: '1' },
+        io,
+        onListening: (listening) => {
+          if (!listening.keysRequired) writeLine(io.stderr, noKeysNote(listening.host));
+          writeLine(
+            io.stdout,
+            startBanner({
+              url: listening.url,
+              tools: periscope.tools.map((tool) => tool.name),
+              keysRequired: listening.keysRequired,
+              configPath: source,
+            }),
+          );
+        },
+      });
+    }
+  }
+  const server = createGateway({
+    periscope,
+    mcp: mountMcp,
+    version: packageVersion(),
+    ...(inWorker ? { peers: workerPeers() } : {}),
+  });
   let listening: Awaited<ReturnType<typeof server.listen>>;
   try {
     listening = await server.listen();
@@ -78,12 +139,43 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
-  if (!listening.keysRequired) {
-    writeLine(
-      io.stderr,
-      `periscope: no API keys: serving ${listening.host} only, without authentication (create one with 'periscope keys create --agent NAME')`,
+  if (inWorker) {
+    // One of `--workers N`: the primary prints the banner and the stop lines, once for all. The other workers
+    // hand MCP requests for sessions held here to this loopback port (exclusive: not the shared socket).
+    const { maxHeaderBytes, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.gateway;
+    const peerServer = createServer(
+      {
+        maxHeaderSize: maxHeaderBytes,
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: requestTimeoutMs,
+        keepAliveTimeout: keepAliveTimeoutMs,
+      },
+      (request, response) => server.server.emit('request', request, response),
     );
+    const peerPort = await new Promise<number>((resolve) => {
+      peerServer.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () =>
+        resolve((peerServer.address() as AddressInfo).port),
+      );
+    });
+    report({
+      type: 'periscope:listening',
+      url: listening.url,
+      host: listening.host,
+      keysRequired: listening.keysRequired,
+      peerPort,
+    });
+    await stopOrdered();
+    process.once('SIGTERM', () => process.exit(1)); // the primary's second signal: stop at once
+    report({ type: 'periscope:stopping', inFlight: server.metrics.inFlight });
+    const peerClosed = new Promise((resolve) => peerServer.close(resolve));
+    const { drained } = await server.close();
+    peerServer.closeAllConnections();
+    await peerClosed;
+    await periscope.close(); // usage held in memory, cache writes, the store
+    report({ type: 'periscope:stopped', drained });
+    return EXIT_OK;
   }
+  if (!listening.keysRequired) writeLine(io.stderr, noKeysNote(listening.host));
   writeLine(
     io.stdout,
     startBanner({
@@ -110,6 +202,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   await periscope.close(); // and the store
   writeLine(io.stderr, drained ? 'periscope: stopped' : 'periscope: stopped; calls still running were cut');
   return EXIT_OK;
+}
+
+function noKeysNote(host: string): string {
+  return `periscope: no API keys: serving ${host} only, without authentication (create one with 'periscope keys create --agent NAME')`;
 }
 
 function packageVersion(): string {

@@ -1,0 +1,167 @@
+import cluster, { type Worker } from 'node:cluster';
+import { type CliIo, writeLine } from '../io.ts';
+
+/** What a worker tells the primary (node:cluster IPC). */
+export type WorkerReport =
+  | { type: 'periscope:listening'; url: string; host: string; keysRequired: boolean; peerPort: number }
+  | { type: 'periscope:stopping'; inFlight: number }
+  | { type: 'periscope:stopped'; drained: boolean };
+
+/** What the primary tells a worker. */
+export type PrimaryOrder =
+  | { type: 'periscope:stop' }
+  /** Where each worker's MCP sessions are: session id prefix (`w1.`) → its loopback port. */
+  | { type: 'periscope:peers'; peers: Record<string, number> };
+
+export interface PrimaryOptions {
+  workers: number;
+  /** `serve` and its arguments, as the workers run them (each is a `periscope serve` of its own). */
+  args: readonly string[];
+  /** Added to the workers' environment (which is the primary's). */
+  env: Record<string, string>;
+  io: CliIo;
+  /** Called once every worker listens (the banner). */
+  onListening(listening: { url: string; host: string; keysRequired: boolean }): void;
+}
+
+/** A worker that exits this soon after it was started, before listening, is not started again. */
+const CRASH_LOOP_MS = 5_000;
+const BIN = new URL('../../../../bin/periscope.js', import.meta.url).pathname;
+
+/**
+ * `periscope serve --workers N`: the primary process of node:cluster. It starts one worker and waits for it to
+ * listen (a mistake — a port in use, no key on a public host — is then told once, with that worker's exit code),
+ * then the others, which share its listening socket (connections are dealt out to them in turn); the banner
+ * comes once all of them listen. Each
+ * worker is a whole gateway on the shared store: keys, credits, rate limits, usage and the page cache are exact
+ * across them; what lives in a process (the console's recent calls, /metrics, robots.txt and in-process
+ * document caches) is per worker. MCP sessions live in the worker that opened them (their ids start `w<id>.`); each
+ * worker also listens on a loopback port of its own, which the primary tells the others, so a session's request
+ * that reaches another worker is handed on to its holder (GatewayPeers). SIGTERM or SIGINT: every worker drains its calls in flight and
+ * exits; a second signal cuts them. A worker that dies is started again. Resolves with the exit code.
+ */
+export function runPrimary(options: PrimaryOptions): Promise<number> {
+  const { io } = options;
+  cluster.setupPrimary({ exec: BIN, args: [...options.args], silent: false });
+  const workers = new Set<Worker>();
+  let listening = false;
+  let ready = 0;
+  let stopping: NodeJS.Signals | undefined;
+  let undrained = false;
+  let failure: number | undefined;
+  const reports = new Map<Worker, number>();
+  /** Each listening worker's loopback port for MCP requests handed on by the others. */
+  const peerPorts = new Map<Worker, number>();
+
+  function tellPeers(): void {
+    const peers = Object.fromEntries([...peerPorts].map(([worker, port]) => [`w${worker.id}.`, port]));
+    for (const worker of peerPorts.keys())
+      if (worker.isConnected()) worker.send({ type: 'periscope:peers', peers } satisfies PrimaryOrder);
+  }
+
+  return new Promise((resolve) => {
+    const finish = () => {
+      if (workers.size > 0) return;
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      if (failure !== undefined) return resolve(failure);
+      writeLine(
+        io.stderr,
+        undrained ? 'periscope: stopped; calls still running were cut' : 'periscope: stopped',
+      );
+      resolve(0);
+    };
+
+    function start(): Worker {
+      const worker = cluster.fork(options.env);
+      const startedAt = Date.now();
+      let workerListening = false;
+      workers.add(worker);
+      worker.on('message', (report: WorkerReport) => {
+        if (report.type === 'periscope:listening') {
+          workerListening = true;
+          peerPorts.set(worker, report.peerPort);
+          tellPeers();
+          if (!listening) {
+            listening = true;
+            for (let index = 1; index < options.workers && !stopping; index++) start();
+          }
+          ready += 1;
+          if (ready === options.workers) options.onListening(report);
+          if (stopping) order(worker);
+        } else if (report.type === 'periscope:stopping') {
+          reports.set(worker, report.inFlight);
+          if (reports.size === workers.size) {
+            const inFlight = [...reports.values()].reduce((sum, count) => sum + count, 0);
+            const calls = `${inFlight} call${inFlight === 1 ? '' : 's'} in flight`;
+            writeLine(
+              io.stderr,
+              `periscope: ${stopping}: ${inFlight === 0 ? 'stopping' : `finishing ${calls}`}`,
+            );
+          }
+        } else if (report.type === 'periscope:stopped' && !report.drained) undrained = true;
+      });
+      worker.on('exit', (code) => {
+        workers.delete(worker);
+        reports.delete(worker);
+        if (peerPorts.delete(worker) && !stopping) tellPeers();
+        if (stopping || failure !== undefined) return finish();
+        if (!workerListening && (!listening || Date.now() - startedAt < CRASH_LOOP_MS)) {
+          // It could not start (its message is on stderr): stop the others, exit as it did.
+          failure = code === 0 ? 1 : (code ?? 1);
+          for (const other of workers) other.kill('SIGTERM');
+          return finish();
+        }
+        writeLine(io.stderr, `periscope: a worker exited (${code ?? 'signal'}); starting another`);
+        start();
+      });
+      return worker;
+    }
+
+    function order(worker: Worker): void {
+      if (worker.isConnected()) worker.send({ type: 'periscope:stop' } satisfies PrimaryOrder);
+      else worker.kill('SIGTERM');
+    }
+
+    function onSignal(signal: NodeJS.Signals): void {
+      if (stopping) {
+        // A second signal while draining stops at once.
+        for (const worker of workers) worker.kill('SIGKILL');
+        undrained = true;
+        return;
+      }
+      stopping = signal;
+      for (const worker of workers) order(worker);
+    }
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    start();
+  });
+}
+
+/** In a worker: the primary's stop order (or the primary gone) as a promise of the signal to report. */
+export function stopOrdered(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    process.on('message', (order: PrimaryOrder) => {
+      if (order?.type === 'periscope:stop') resolve('SIGTERM');
+    });
+    process.once('disconnect', () => resolve('SIGTERM'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    // Ctrl-C reaches every process of the group: the primary orders the stop, once.
+    process.on('SIGINT', () => {});
+  });
+}
+
+/** In a worker: the other workers' MCP session holders, as the primary tells them (see GatewayPeers). */
+export function workerPeers(): { self: string; portOf(prefix: string): number | undefined } {
+  let peers: Record<string, number> = {};
+  process.on('message', (order: PrimaryOrder) => {
+    if (order?.type === 'periscope:peers') peers = order.peers;
+  });
+  return { self: `w${cluster.worker?.id ?? 0}.`, portOf: (prefix) => peers[prefix] };
+}
+
+/** In a worker: tells the primary. */
+export function report(message: WorkerReport): void {
+  process.send?.(message);
+}

@@ -1,0 +1,237 @@
+// `periscope serve --workers 2` as a user runs it: a primary and two worker processes on one port and one SQLite
+// file, tools pointed at a local origin. Both workers answer; credits stay exact when calls race across them; a key
+// revoked through one worker is refused by every worker on the next request; SIGTERM stops all of them.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { httpCall } from '../src/testing/http-call.ts';
+import { parsePrometheusText } from '../src/testing/prometheus-text.ts';
+import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import { runNode, startServe } from './support/run-cli.ts';
+
+const BIN = new URL('../bin/periscope.js', import.meta.url).pathname;
+const PAGE = `<!doctype html><html><head><title>Shared page</title></head><body><article><h1>Shared page</h1>
+<p>${'Two processes read it, one ledger pays for it. '.repeat(12)}</p></article></body></html>`;
+
+let origin: TestServer;
+let folder: string;
+let config: string;
+
+before(async () => {
+  origin = await startTestServer({
+    'GET /page': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
+  });
+  folder = mkdtempSync(join(tmpdir(), 'periscope-workers-'));
+  config = join(folder, 'periscope.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+      store: { url: `sqlite://${join(folder, 'state.db')}` },
+      // Every call a real fetch and a real charge: no page cache.
+      cache: { enabled: false },
+      limits: { credits: { enabled: true, cost: { web_fetch: 2 } } },
+    }),
+  );
+});
+after(async () => {
+  await origin.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const env = () => ({ PATH: process.env.PATH ?? '', HOME: folder, XDG_STATE_HOME: folder });
+
+async function createKey(args: string[]): Promise<string> {
+  const created = await runNode([BIN, 'keys', 'create', ...args, '--config', config], {
+    cwd: folder,
+    env: env(),
+  });
+  assert.equal(created.code, 0, created.stderr);
+  return created.stdout.trim();
+}
+
+/** The web_fetch calls one worker has counted: /metrics is per worker, and each request is a new connection. */
+async function callsSeenBy(url: string, headers: Record<string, string>): Promise<number> {
+  const families = parsePrometheusText((await httpCall(`${url}/metrics`, { headers })).text);
+  return (families.get('periscope_tool_calls_total')?.samples ?? [])
+    .filter((sample) => sample.labels.tool === 'web_fetch')
+    .reduce((sum, sample) => sum + sample.value, 0);
+}
+
+test('two workers on one SQLite file: both answer, credits exact under parallel calls, revocation immediate everywhere, SIGTERM stops all', async () => {
+  const key = await createKey(['--agent', 'racer', '--credits', '100']);
+  const admin = await createKey(['--agent', 'operator', '--admin']);
+  const victim = await createKey(['--agent', 'victim']);
+  const served = await startServe(['--config', config, '--workers', '2'], { cwd: folder, env: env() });
+  try {
+    if (process.platform === 'linux') {
+      const primary = served.child.pid as number;
+      const workers = readFileSync(`/proc/${primary}/task/${primary}/children`, 'utf8').trim().split(/\s+/);
+      assert.equal(workers.length, 2, 'the primary runs two workers');
+    }
+    // 80 calls at once, each on its own connection (the kernel deals connections out to the workers): balance 100,
+    // cost 2 → exactly 50 are served and charged, 30 refused with CREDITS_EXHAUSTED, nothing lost or doubled.
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+    const body = JSON.stringify({ url: `${origin.url}/page` });
+    const results = await Promise.all(
+      Array.from({ length: 80 }, () => httpCall(`${served.url}/v1/tools/web_fetch`, { headers, body })),
+    );
+    const codes = results.map((result) => {
+      assert.equal(result.status, 200, result.text);
+      const answer = result.json as { isError: boolean; data: { error?: { code: string } } };
+      return answer.isError ? answer.data.error?.code : 'ok';
+    });
+    assert.equal(codes.filter((code) => code === 'ok').length, 50, codes.join(' '));
+    assert.equal(codes.filter((code) => code === 'CREDITS_EXHAUSTED').length, 30);
+    const status = (await httpCall(`${served.url}/v1/status`, { headers })).json as {
+      credits: { balance: number };
+    };
+    assert.equal(status.credits.balance, 0);
+
+    // Both workers took calls: each one's /metrics counts only its own (scrapes reach both, in turn), none saw all
+    // 80, and the two counts add up to 80 (they may be equal: 40 and 40).
+    const seen: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt++) seen.push(await callsSeenBy(served.url, headers));
+    assert.ok(
+      seen.every((count) => count > 0 && count < 80),
+      `each worker saw some calls, none all: ${seen.join(', ')}`,
+    );
+    assert.ok(
+      seen.some((count) => seen.includes(80 - count)),
+      `two counts that add up to 80: ${seen.join(', ')}`,
+    );
+
+    // A key revoked through one worker is refused by whichever worker gets the next request.
+    const victimHeaders = { authorization: `Bearer ${victim}` };
+    assert.equal((await httpCall(`${served.url}/v1/tools`, { headers: victimHeaders })).status, 200);
+    const revoke = await httpCall(`${served.url}/v1/admin/keys/${victim.slice(4, 16)}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    assert.equal(revoke.status, 200, revoke.text);
+    for (let attempt = 0; attempt < 10; attempt++)
+      assert.equal((await httpCall(`${served.url}/v1/tools`, { headers: victimHeaders })).status, 401);
+  } finally {
+    served.child.kill('SIGTERM');
+  }
+  assert.equal(await served.exited, 0);
+  assert.match(served.stderr(), /periscope: SIGTERM: stopping\nperiscope: stopped\n$/);
+  // Every worker closed its store: the last SQLite connection checkpoints and removes the write-ahead log.
+  assert.equal(existsSync(join(folder, 'state.db-wal')), false, 'the SQLite store was closed by all');
+  // The usage the workers held in memory was written when they stopped: 80 calls.
+  const usage = await runNode([BIN, 'status', '--json', '--config', config], { cwd: folder, env: env() });
+  assert.equal(usage.code, 0, usage.stderr);
+  assert.match(usage.stdout, /"calls": 80\b/);
+});
+
+test('MCP over HTTP with two workers: a session opened on one is served whichever worker a connection reaches', async () => {
+  const key = await createKey(['--agent', 'mcp-client']);
+  const served = await startServe(['--config', config, '--workers', '2'], { cwd: folder, env: env() });
+  try {
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${key}`,
+    };
+    /** The JSON-RPC answer of a POST, from a JSON body or an event stream's data line. */
+    const answerOf = (text: string) =>
+      JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? 'null')) as {
+        result?: { tools?: Array<{ name: string }> };
+        error?: { message: string };
+      };
+    const opened = await httpCall(`${served.url}/mcp`, {
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'test', version: '1' },
+        },
+      }),
+    });
+    assert.equal(opened.status, 200, opened.text);
+    const session = opened.headers['mcp-session-id'];
+    assert.ok(typeof session === 'string' && /^w\d+\./.test(session), String(session));
+    const inSession = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const initialized = await httpCall(`${served.url}/mcp`, {
+      headers: inSession,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    assert.equal(initialized.status, 202, initialized.text);
+    // Each request on a connection of its own: the connections are dealt out to both workers in turn.
+    for (let id = 2; id < 10; id++) {
+      const listed = await httpCall(`${served.url}/mcp`, {
+        headers: inSession,
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }),
+      });
+      assert.equal(listed.status, 200, `request ${id}: ${listed.text}`);
+      assert.ok(
+        answerOf(listed.text).result?.tools?.some((tool) => tool.name === 'web_fetch'),
+        listed.text,
+      );
+    }
+    // An unknown session is still 404 (the client starts a new one), from either worker.
+    for (const unknown of ['w99.nope', 'nope']) {
+      const lost = await httpCall(`${served.url}/mcp`, {
+        headers: { ...inSession, 'mcp-session-id': unknown },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
+      });
+      assert.equal(lost.status, 404, lost.text);
+    }
+  } finally {
+    served.child.kill('SIGTERM');
+  }
+  assert.equal(await served.exited, 0);
+});
+
+test('kill -9 loses at most one usage.flushIntervalMs of counts: the calls made before the last flush are there', async () => {
+  const killed = join(folder, 'killed.config.json');
+  writeFileSync(
+    killed,
+    JSON.stringify({
+      network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+      store: { url: `sqlite://${join(folder, 'killed.db')}` },
+      usage: { flushIntervalMs: 200 },
+    }),
+  );
+  const served = await startServe(['--config', killed, '--workers', '1'], { cwd: folder, env: env() });
+  const headers = { 'content-type': 'application/json' };
+  for (let index = 0; index < 10; index++) {
+    const result = await httpCall(`${served.url}/v1/tools/web_fetch`, {
+      headers,
+      body: JSON.stringify({ url: `${origin.url}/page` }),
+    });
+    assert.equal(result.status, 200, result.text);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000)); // several intervals: the timer has written them
+  served.child.kill('SIGKILL');
+  await served.exited;
+  const usage = await runNode([BIN, 'status', '--json', '--config', killed], { cwd: folder, env: env() });
+  assert.equal(usage.code, 0, usage.stderr);
+  assert.match(usage.stdout, /"calls": 10\b/);
+});
+
+test('--workers with a memory store is refused with the fix; --workers 0 is a usage error', async () => {
+  const memory = join(folder, 'memory.config.json');
+  writeFileSync(memory, JSON.stringify({ store: { url: 'memory:' } }));
+  const refused = await runNode([BIN, 'serve', '--port', '0', '--workers', '2', '--config', memory], {
+    cwd: folder,
+    env: env(),
+  });
+  assert.equal(refused.code, 2);
+  assert.match(
+    refused.stderr,
+    /^periscope: --workers 2 needs a store the workers share .*use --workers 1\n$/,
+  );
+  const zero = await runNode([BIN, 'serve', '--port', '0', '--workers', '0', '--config', config], {
+    cwd: folder,
+    env: env(),
+  });
+  assert.equal(zero.code, 2);
+  assert.match(zero.stderr, /--workers expects a whole number ≥ 1/);
+});
