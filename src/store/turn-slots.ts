@@ -40,7 +40,9 @@ export function checkTurnStep(step: TurnStep): TurnStep {
   if ('release' in step || 'sent' in step) {
     const lease = 'release' in step ? step.release : step.sent;
     if (typeof lease !== 'string' || lease === '')
-      throw invalid(`turn ${'release' in step ? 'release' : 'sent'} needs the lease id that reserve returned.`);
+      throw invalid(
+        `turn ${'release' in step ? 'release' : 'sent'} needs the lease id that reserve returned.`,
+      );
     return step;
   }
   const { intervalMs, maxConcurrent, leaseMs, startingMs } = step.reserve ?? ({} as TurnReserve);
@@ -88,7 +90,8 @@ export function decideTurn(
     // Reported sent, or released before it was (the request has left, or never will): the next start is one
     // interval from now.
     const claimed = starting?.lease === id;
-    if (claimed) nextStartMs = Math.max(nextStartMs, sentPlusInterval(nowMs, (starting as TurnClaim).intervalMs));
+    if (claimed)
+      nextStartMs = Math.max(nextStartMs, sentPlusInterval(nowMs, (starting as TurnClaim).intervalMs));
     const after = claimed ? undefined : starting;
     if ('sent' in step)
       return {

@@ -491,7 +491,10 @@ export function storeConformanceSuite(
         for (const spec of bad) await rejectsWith(reserve('apart', spec), 'INVALID_INPUT');
         await rejectsWith(store.turn('apart', { release: '' }), 'INVALID_INPUT');
         await rejectsWith(store.turn('apart', { sent: '' }), 'INVALID_INPUT');
-        await rejectsWith(reserve('apart', { intervalMs: 10, leaseMs: 1000, startingMs: 0 }), 'INVALID_INPUT');
+        await rejectsWith(
+          reserve('apart', { intervalMs: 10, leaseMs: 1000, startingMs: 0 }),
+          'INVALID_INPUT',
+        );
         await rejectsWith(reserve('', { intervalMs: 10, leaseMs: 1000 }), 'INVALID_INPUT');
       });
 
@@ -501,7 +504,10 @@ export function storeConformanceSuite(
         await sleep(150); // a holder slow to send: the interval since the grant has passed
         const behind = waitOf(await reserve('claimed', claimed), 'wait');
         assert.ok(behind >= 100, `behind a claim, told to wait ${behind} ms: the report is still to come`);
-        assert.deepEqual(await store.turn('claimed', { sent: 'not-a-lease' }), { outcome: 'sent', held: false });
+        assert.deepEqual(await store.turn('claimed', { sent: 'not-a-lease' }), {
+          outcome: 'sent',
+          held: false,
+        });
         const reportedAt = Date.now();
         assert.deepEqual(await store.turn('claimed', { sent: first }), { outcome: 'sent', held: true });
         assert.deepEqual(await store.turn('claimed', { sent: first }), { outcome: 'sent', held: false });
@@ -513,7 +519,10 @@ export function storeConformanceSuite(
         // A release before any report counts as the report; the lease is released too.
         await sleep(150);
         waitOf(await reserve('claimed', claimed), 'wait');
-        assert.deepEqual(await store.turn('claimed', { release: second }), { outcome: 'released', held: true });
+        assert.deepEqual(await store.turn('claimed', { release: second }), {
+          outcome: 'released',
+          held: true,
+        });
         const afterRelease = waitOf(await reserve('claimed', claimed), 'wait');
         assert.ok(afterRelease > 0 && afterRelease <= 101, `wait ${afterRelease} after the release`);
         // No interval, no claim: maxConcurrent alone.
