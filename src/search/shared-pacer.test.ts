@@ -38,13 +38,19 @@ const redisPair: Pair = async () => {
   return [await createRedisStore({ url, keyPrefix }), await createRedisStore({ url, keyPrefix })];
 };
 
-function pacerOn(store: Store, minIntervalMs: number, maxConcurrent?: number, leaseMs = 60_000): Pacer {
+function pacerOn(
+  store: Store,
+  minIntervalMs: number,
+  maxConcurrent?: number,
+  leaseMs = 60_000,
+  id = 'paced',
+): Pacer {
   return createSharedPacer({
-    id: 'paced',
+    id,
     minIntervalMs,
     ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
     store: async () => store,
-    key: pacingKey('paced', {}),
+    key: pacingKey(id, {}),
     leaseMs,
   });
 }
@@ -148,10 +154,11 @@ for (const [name, pair, skip] of [
       assert.ok(queueRefusal(refusal), String(refusal));
       assert.ok(performance.now() - asked < 150, 'refused without waiting');
       assert.ok(isPeriscopeError(refusal) && (refusal.retryAfterMs ?? 0) > 200);
-      // Every place taken: refused once maxWaitMs has passed.
-      const held = await pacerOn(one, 0, 1).acquire(never, 1000);
+      // Every place taken: refused once maxWaitMs has passed (another provider: the one above is still one interval
+      // away from its next start).
+      const held = await pacerOn(one, 0, 1, 60_000, 'limited').acquire(never, 1000);
       const waited = performance.now();
-      await assert.rejects(pacerOn(two, 0, 1).acquire(never, 150), queueRefusal);
+      await assert.rejects(pacerOn(two, 0, 1, 60_000, 'limited').acquire(never, 150), queueRefusal);
       assert.ok(performance.now() - waited >= 100);
       held.release();
       await Promise.all([one.close(), two.close()]);
