@@ -216,6 +216,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpFetch {
           proxy: proxies.select(target),
           ...(ca === undefined ? {} : { ca }),
           beforeConnect: options.beforeConnect,
+          onSent: redirects.length === 0 ? request.onSent : undefined,
         });
         const location = hop.headers.location;
         const next =

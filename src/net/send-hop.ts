@@ -21,6 +21,8 @@ export interface HopInput extends HopRequestState {
   proxy: ProxyEndpoint | undefined;
   ca?: ConnectionOptions['ca'];
   beforeConnect?: BeforeConnect | undefined;
+  /** Called once the request (head and body) has been handed to the operating system: its 'finish'. */
+  onSent?: (() => void) | undefined;
 }
 
 export interface HopResponse {
@@ -89,6 +91,15 @@ export async function sendHop(input: HopInput): Promise<HopResponse> {
     });
     hop.signal.addEventListener('abort', () => request.destroy(), { once: true });
     timer = startPhase('headers', input.limits.headersTimeoutMs);
+    const { onSent } = input;
+    if (onSent !== undefined)
+      request.once('finish', () => {
+        try {
+          onSent();
+        } catch {
+          // A report, not a step of the exchange: it cannot fail the request.
+        }
+      });
     request.end(input.body);
     const message = await abortable(response, hop.signal).catch((error: unknown) => {
       if (hop.signal.aborted || isPeriscopeError(error)) throw error;

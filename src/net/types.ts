@@ -67,6 +67,11 @@ export interface HttpRequest {
   trusted?: boolean;
   /** Sees the final response's status and headers before its body is read (aborting `signal` then stops the body). */
   onResponseHead?: (head: ResponseHead) => void;
+  /**
+   * Called once, when the first request (hop 0) has been written to the connection (its head and body handed to the
+   * operating system), before any response: search pacing across instances counts from this moment.
+   */
+  onSent?: () => void;
   /** Sees the final response's decoded body chunk by chunk as it streams in (the full body is still returned). */
   onBodyChunk?: (chunk: Buffer) => void;
   /** Per-request overrides of the client's limits. */

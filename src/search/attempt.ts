@@ -29,7 +29,7 @@ export async function runAttempt<T>(
   call: (context: ProviderContext) => Promise<T>,
 ): Promise<{ value: T; queuedMs: number }> {
   const queuedAt = performance.now();
-  const release = await attempt.pacer.acquire(attempt.signal, attempt.maxQueueMs);
+  const turn = await attempt.pacer.acquire(attempt.signal, attempt.maxQueueMs);
   const queuedMs = performance.now() - queuedAt;
   // One controller for the provider: aborted by the caller's signal or at the deadline (AbortSignal.any would do,
   // at the price of a WeakRef and a FinalizationRegistry entry per call).
@@ -47,7 +47,17 @@ export async function runAttempt<T>(
         timedOut = true;
         controller.abort(timeoutError(attempt));
       }, attempt.timeoutMs);
-      const context = { fetch: attempt.httpFetch, signal: controller.signal, settings: attempt.settings };
+      // The turn is told when the provider's first request has been written to the network (spacing across
+      // instances counts from then: shared-pacer.ts); a request never sent counts as sent at the release.
+      const fetch: HttpFetch = (url, request) =>
+        attempt.httpFetch(url, {
+          ...request,
+          onSent: () => {
+            turn.sent();
+            request?.onSent?.();
+          },
+        });
+      const context = { fetch, signal: controller.signal, settings: attempt.settings };
       // A provider that throws synchronously or returns a plain value is handled like one that rejects/resolves.
       Promise.resolve()
         .then(() => call(context))
@@ -62,7 +72,7 @@ export async function runAttempt<T>(
   } finally {
     clearTimeout(timer);
     attempt.signal.removeEventListener('abort', onCallerAbort);
-    release();
+    turn.release();
   }
 }
 

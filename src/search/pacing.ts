@@ -8,13 +8,25 @@ import { errorFromProvider, PeriscopeError } from '../errors.ts';
  */
 export interface Pacer {
   /**
-   * Wait for a turn; resolves with `release`, to be called when the request is done. Rejects with ABORTED when
-   * `signal` aborts, and with RATE_LIMITED (`details.reason: 'queue'`) when the turn would come later than
-   * `maxWaitMs` from now — the caller can then use another provider instead of waiting.
+   * Wait for a turn; resolves with the turn, to be told when its request has been sent and released when the
+   * request is done. Rejects with ABORTED when `signal` aborts, and with RATE_LIMITED (`details.reason: 'queue'`)
+   * when the turn would come later than `maxWaitMs` from now — the caller can then use another provider instead of
+   * waiting.
    */
-  acquire(signal: AbortSignal, maxWaitMs: number): Promise<() => void>;
+  acquire(signal: AbortSignal, maxWaitMs: number): Promise<PacedTurn>;
   /** Callers waiting right now. */
   readonly queued: number;
+}
+
+/** A turn given by a pacer. */
+export interface PacedTurn {
+  /**
+   * The request has been sent (handed to the network). Across instances (shared-pacer.ts) the next turn is spaced
+   * from this moment, not from the grant; in one process the spacing counts from the grant and this does nothing.
+   */
+  sent(): void;
+  /** The request is done (answered, failed or given up on): frees its place, and counts as `sent` if that was not. */
+  release(): void;
 }
 
 export interface PacerSettings {
@@ -49,7 +61,7 @@ export function createPacer(settings: PacerSettings): Pacer {
       if (signal.aborted) return Promise.reject(pacingAbortedError(id));
       const freeNow = turns.queued === 0 && turns.running < maxConcurrent;
       // Fast path: a turn is free right now — no listener or timer.
-      if (freeNow && turns.nextStartInMs === 0) return turns.acquire();
+      if (freeNow && turns.nextStartInMs === 0) return turns.acquire().then(pacedTurn);
       const earliestMs = turns.nextStartInMs + turns.queued * minIntervalMs;
       if (!freeNow && earliestMs > maxWaitMs) {
         return Promise.reject(
@@ -70,12 +82,19 @@ export function createPacer(settings: PacerSettings): Pacer {
             maxWaitMs,
           )
         : undefined;
-      return turns.acquire({ signal: leave.signal }).finally(() => {
-        signal.removeEventListener('abort', onAbort);
-        clearTimeout(deadline);
-      });
+      return turns
+        .acquire({ signal: leave.signal })
+        .then(pacedTurn)
+        .finally(() => {
+          signal.removeEventListener('abort', onAbort);
+          clearTimeout(deadline);
+        });
     },
   };
+}
+
+function pacedTurn(release: () => void): PacedTurn {
+  return { sent: () => {}, release };
 }
 
 /** The give-up refusal: RATE_LIMITED with `details.reason: 'queue'`, so the chain moves on to another provider. */

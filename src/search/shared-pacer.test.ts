@@ -38,13 +38,19 @@ const redisPair: Pair = async () => {
   return [await createRedisStore({ url, keyPrefix }), await createRedisStore({ url, keyPrefix })];
 };
 
-function pacerOn(store: Store, minIntervalMs: number, maxConcurrent?: number, leaseMs = 60_000): Pacer {
+function pacerOn(
+  store: Store,
+  minIntervalMs: number,
+  maxConcurrent?: number,
+  leaseMs = 60_000,
+  id = 'paced',
+): Pacer {
   return createSharedPacer({
-    id: 'paced',
+    id,
     minIntervalMs,
     ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
     store: async () => store,
-    key: pacingKey('paced', {}),
+    key: pacingKey(id, {}),
     leaseMs,
   });
 }
@@ -68,10 +74,10 @@ for (const [name, pair, skip] of [
       const starts: number[] = [];
       await Promise.all(
         Array.from({ length: 12 }, async (_, index) => {
-          const release = await (pacers[index % 2] as Pacer).acquire(never, 10_000);
+          const turn = await (pacers[index % 2] as Pacer).acquire(never, 10_000);
           starts.push(performance.now());
           await sleep(5);
-          release();
+          turn.release();
         }),
       );
       starts.sort((a, b) => a - b);
@@ -85,6 +91,36 @@ for (const [name, pair, skip] of [
       await Promise.all([one.close(), two.close()]);
     });
 
+    test('an instance slow to send: the next turn, on either instance, waits one interval after its request was sent', async (t) => {
+      const [one, two] = await pair();
+      t.after(() => Promise.all([one.close(), two.close()]));
+      const intervalMs = 60;
+      const pacers = [pacerOn(one, intervalMs), pacerOn(two, intervalMs)];
+      const spans: Array<{ granted: number; sent: number }> = [];
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, index) => {
+          const turn = await (pacers[index % 2] as Pacer).acquire(never, 20_000);
+          const granted = performance.now();
+          // Every other holder is slow between its turn and its send (a loaded event loop), longer than an interval.
+          await sleep(index % 3 === 0 ? 90 : 2);
+          const sent = performance.now();
+          turn.sent();
+          spans.push({ granted, sent });
+          await sleep(5);
+          turn.release();
+        }),
+      );
+      spans.sort((a, b) => a.granted - b.granted);
+      // Each grant comes one interval after the previous request was sent (1 ms: the stores count whole ms).
+      spans.slice(1).forEach((span, index) => {
+        const previous = spans[index] as { sent: number };
+        assert.ok(
+          span.granted - previous.sent >= intervalMs - 1,
+          `turn ${index + 1} granted ${(span.granted - previous.sent).toFixed(1)} ms after turn ${index} was sent`,
+        );
+      });
+    });
+
     test('maxConcurrent across instances: never more in flight than allowed, every call served', async () => {
       const [one, two] = await pair();
       const pacers = [pacerOn(one, 0, 1), pacerOn(two, 0, 1)];
@@ -92,12 +128,12 @@ for (const [name, pair, skip] of [
       let most = 0;
       await Promise.all(
         Array.from({ length: 10 }, async (_, index) => {
-          const release = await (pacers[index % 2] as Pacer).acquire(never, 10_000);
+          const turn = await (pacers[index % 2] as Pacer).acquire(never, 10_000);
           inFlight++;
           most = Math.max(most, inFlight);
           await sleep(15);
           inFlight--;
-          release();
+          turn.release();
         }),
       );
       assert.equal(most, 1);
@@ -107,7 +143,7 @@ for (const [name, pair, skip] of [
     test('a turn too far off is refused at once with RATE_LIMITED (queue), so the chain can move on', async () => {
       const [one, two] = await pair();
       const first = await pacerOn(one, 1000).acquire(never, 5000);
-      first();
+      first.release();
       const asked = performance.now();
       const refusal = await pacerOn(two, 1000)
         .acquire(never, 200)
@@ -118,12 +154,13 @@ for (const [name, pair, skip] of [
       assert.ok(queueRefusal(refusal), String(refusal));
       assert.ok(performance.now() - asked < 150, 'refused without waiting');
       assert.ok(isPeriscopeError(refusal) && (refusal.retryAfterMs ?? 0) > 200);
-      // Every place taken: refused once maxWaitMs has passed.
-      const held = await pacerOn(one, 0, 1).acquire(never, 1000);
+      // Every place taken: refused once maxWaitMs has passed (another provider: the one above is still one interval
+      // away from its next start).
+      const held = await pacerOn(one, 0, 1, 60_000, 'limited').acquire(never, 1000);
       const waited = performance.now();
-      await assert.rejects(pacerOn(two, 0, 1).acquire(never, 150), queueRefusal);
+      await assert.rejects(pacerOn(two, 0, 1, 60_000, 'limited').acquire(never, 150), queueRefusal);
       assert.ok(performance.now() - waited >= 100);
-      held();
+      held.release();
       await Promise.all([one.close(), two.close()]);
     });
 
@@ -131,7 +168,7 @@ for (const [name, pair, skip] of [
       const [one, two] = await pair();
       const a = pacerOn(one, 300, 1);
       const b = pacerOn(two, 300, 1);
-      (await a.acquire(never, 5000))();
+      (await a.acquire(never, 5000)).release();
       const cancel = new AbortController();
       const waiting = b.acquire(cancel.signal, 5000);
       await sleep(50);
@@ -140,7 +177,7 @@ for (const [name, pair, skip] of [
       await assert.rejects(waiting, (error: unknown) => isPeriscopeError(error) && error.code === 'ABORTED');
       // It held no lease (60 s) while it waited: the next turn is an interval away, not a minute.
       const asked = performance.now();
-      (await a.acquire(never, 5000))();
+      (await a.acquire(never, 5000)).release();
       assert.ok(performance.now() - asked < 900, `waited ${performance.now() - asked} ms`);
       await Promise.all([one.close(), two.close()]);
     });
@@ -151,10 +188,10 @@ for (const [name, pair, skip] of [
       const crashed = await one.turn(key, { reserve: { intervalMs: 0, maxConcurrent: 1, leaseMs: 300 } });
       assert.equal(crashed.outcome, 'granted');
       const asked = performance.now();
-      const release = await pacerOn(two, 0, 1).acquire(never, 5000);
+      const turn = await pacerOn(two, 0, 1).acquire(never, 5000);
       const waited = performance.now() - asked;
       assert.ok(waited >= 250 && waited < 1500, `waited ${waited} ms`);
-      release();
+      turn.release();
       await Promise.all([one.close(), two.close()]);
     });
   });
@@ -168,7 +205,7 @@ describe('shared pacing: the store path is taken only where it helps', () => {
     const startedAt = performance.now();
     const starts: number[] = [];
     for (let index = 0; index < 3; index++) {
-      (await pacer.acquire(never, 5000))();
+      (await pacer.acquire(never, 5000)).release();
       starts.push(performance.now() - startedAt);
     }
     assert.ok((starts[2] as number) >= 99, `starts: ${starts.join(', ')}`);
@@ -187,7 +224,7 @@ describe('shared pacing: the store path is taken only where it helps', () => {
       },
     };
     const pacer = pacerOn(counting, 20, 1);
-    for (let index = 0; index < 3; index++) (await pacer.acquire(never, 5000))();
+    for (let index = 0; index < 3; index++) (await pacer.acquire(never, 5000)).release();
     assert.equal(turns, 0);
     await memory.close();
   });

@@ -2,6 +2,7 @@ import { digest } from '../store/digest.ts';
 import type { Store } from '../store/store.ts';
 import {
   createPacer,
+  type PacedTurn,
   type Pacer,
   type PacerSettings,
   pacingAbortedError,
@@ -19,6 +20,13 @@ export interface SharedPacerSettings extends PacerSettings {
    */
   leaseMs: number;
 }
+
+/**
+ * How long a granted turn holds back every other until its request is reported sent: past it (a holder that
+ * crashed, or whose connection took this long to open) the claim counts as sent. Long enough for a connection to a
+ * distant provider to open, short enough that a crashed instance stalls its peers for a few seconds only.
+ */
+export const STARTING_CLAIM_MS = 5000;
 
 /**
  * `search:<provider id>:<account>`: the account is a short digest of the key and endpoint the provider is used with
@@ -39,9 +47,13 @@ export function pacingKey(
  *
  * Two stages. First this process's own pacer (pacing.ts): its callers keep their arrival order, its spacing and
  * limit hold even if the store fails, and only its head callers go on to the second stage. Then a turn from the
- * store (`Store.turn`), granted only when it can start at once — one interval after the last turn any instance was
- * granted — and held as a lease until the request ends (or, after a crash, `leaseMs`). A caller told to wait asks
- * again when the next start is due; one told that every place is taken polls every few tens of milliseconds. Across
+ * store (`Store.turn`), granted only when it can start at once — one interval after the previous turn's request was
+ * reported sent (`PacedTurn.sent`, when the request has been written to the network; its release counts as sent
+ * if it came first), by the store's clock — and held as a lease until the request ends (or, after a crash,
+ * `leaseMs`). Until that report the turn holds a starting claim that keeps every other turn back (at most
+ * STARTING_CLAIM_MS), so requests leave at least one interval apart however slow an instance is between its grant
+ * and its send. A caller told to wait asks again when the next start is due (behind a claim: one interval on, the
+ * earliest it can be); one told that every place is taken polls every few tens of milliseconds. Across
  * instances the order is first come when due, not first in line. The give-up rule is the local pacer's: a turn not
  * in reach `maxWaitMs` after `acquire` is refused with RATE_LIMITED (`details.reason: 'queue'`), so the chain asks
  * another provider. A store that fails (unreachable, closed) is passed over: the call goes ahead on this process's
@@ -65,6 +77,7 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
     const reserve = {
       intervalMs: Math.ceil(minIntervalMs),
       leaseMs,
+      startingMs: STARTING_CLAIM_MS,
       ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
     };
     for (;;) {
@@ -75,7 +88,7 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
         return undefined; // the store is failing: this process's pacing alone
       }
       if (outcome.outcome === 'granted') return outcome.lease;
-      if (outcome.outcome === 'released') return undefined; // not an answer to reserve
+      if (outcome.outcome === 'released' || outcome.outcome === 'sent') return undefined; // not an answer to reserve
       // `wait`: ask again when the next start is due (another instance may take it first: then wait again).
       // `busy`: a release is not announced, so ask again every pollMs.
       const retryMs = outcome.outcome === 'wait' ? outcome.waitMs : Math.min(pollMs, outcome.waitMs);
@@ -91,9 +104,9 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
     }
   }
 
-  /** Never rejects: a lease that cannot be given back expires leaseMs after its start anyway. */
-  function releaseLease(store: Store, lease: string): Promise<void> {
-    return store.turn(key, { release: lease }).then(
+  /** Never rejects: a claim or lease the store does not hear of expires anyway (STARTING_CLAIM_MS, leaseMs). */
+  function tell(store: Store, step: { sent: string } | { release: string }): Promise<void> {
+    return store.turn(key, step).then(
       () => {},
       () => {},
     );
@@ -106,32 +119,42 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
     async acquire(signal, maxWaitMs) {
       const startedAt = now();
       const deadline = startedAt + maxWaitMs;
-      const releaseLocal = await local.acquire(signal, maxWaitMs);
+      const localTurn = await local.acquire(signal, maxWaitMs);
       let store: Store;
       try {
         store = await settings.store();
       } catch {
-        return releaseLocal;
+        return localTurn;
       }
-      if (store.kind === 'memory') return releaseLocal; // one process: its own pacer is the whole story
+      if (store.kind === 'memory') return localTurn; // one process: its own pacer is the whole story
       waitingShared++;
       let lease: string | undefined;
       try {
         lease = await sharedTurn(store, signal, startedAt, deadline);
       } catch (error) {
-        releaseLocal();
+        localTurn.release();
         throw error;
       } finally {
         waitingShared--;
       }
+      if (lease === undefined) return localTurn;
+      const held = lease;
+      let reported = false;
       let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        // The shared place first, so this process's next caller does not find it still taken.
-        if (lease === undefined) releaseLocal();
-        else void releaseLease(store, lease).then(releaseLocal);
-      };
+      return {
+        sent() {
+          if (reported || released) return;
+          reported = true;
+          void tell(store, { sent: held });
+        },
+        release() {
+          if (released) return;
+          released = true;
+          // The shared place first, so this process's next caller does not find it still taken. A release
+          // before any report counts as sent in the store.
+          void tell(store, { release: held }).then(localTurn.release);
+        },
+      } satisfies PacedTurn;
     },
   };
 }

@@ -156,10 +156,11 @@ return string.format('%d', sum)
 `);
 
 /**
- * KEYS[1]: the turn hash (field `next`: when the next turn may start, ms; fields `lease:<id>`: when each lease expires).
- * ARGV: `reserve` or `release`, the lease id, intervalMs, maxConcurrent ("0": none), leaseMs. Returns {outcome,
- * waitMs} for reserve (`granted`, `wait`, `busy`) and {`released`, held 0|1} for release. Same steps as
- * turn-slots.ts's decideTurn.
+ * KEYS[1]: the turn hash (field `next`: when the next turn may start, ms; fields `lease:<id>`: when each lease expires;
+ * the starting claim, when held: `claim` its lease id, `claimUntil` when it expires, `claimInterval` its interval).
+ * ARGV: `reserve`, `sent` or `release`, the lease id, intervalMs, maxConcurrent ("0": none), leaseMs, startingMs
+ * ("0": no claim). Returns {outcome, waitMs} for reserve (`granted`, `wait`, `busy`) and {`sent` or `released`, held
+ * 0|1} for the others. Same steps as turn-slots.ts's decideTurn.
  */
 export const TURN = script(`${NOW_MS}
 local fields = redis.call('HGETALL', KEYS[1])
@@ -168,37 +169,89 @@ local held = 0
 local firstExpiry = nil
 local lastExpiry = 0
 local leases = {}
+local claim = nil
+local claimUntil = 0
+local claimInterval = 0
 for i = 1, #fields, 2 do
-  local value = tonumber(fields[i + 1])
-  if fields[i] == 'next' then
-    nextStart = value
-  elseif value <= now then
-    redis.call('HDEL', KEYS[1], fields[i])
+  local name = fields[i]
+  if name == 'claim' then
+    claim = fields[i + 1]
+  elseif name == 'claimUntil' then
+    claimUntil = tonumber(fields[i + 1])
+  elseif name == 'claimInterval' then
+    claimInterval = tonumber(fields[i + 1])
+  elseif name == 'next' then
+    nextStart = tonumber(fields[i + 1])
   else
-    leases[fields[i]] = value
-    held = held + 1
-    if firstExpiry == nil or value < firstExpiry then firstExpiry = value end
-    if value > lastExpiry then lastExpiry = value end
+    local value = tonumber(fields[i + 1])
+    if value <= now then
+      redis.call('HDEL', KEYS[1], name)
+    else
+      leases[name] = value
+      held = held + 1
+      if firstExpiry == nil or value < firstExpiry then firstExpiry = value end
+      if value > lastExpiry then lastExpiry = value end
+    end
+  end
+end
+-- A claim never reported counts as sent when it expired: the next start is one interval (+ 1 ms) after that.
+if claim ~= nil and claimUntil <= now then
+  nextStart = math.max(nextStart, claimUntil + claimInterval + 1)
+  redis.call('HDEL', KEYS[1], 'claim', 'claimUntil', 'claimInterval')
+  redis.call('HSET', KEYS[1], 'next', string.format('%d', nextStart))
+  claim = nil
+end
+local function expireAt(extra)
+  local at = math.max(nextStart, lastExpiry, extra)
+  if claim ~= nil then at = math.max(at, claimUntil + claimInterval + 1) end
+  if at <= now then
+    redis.call('DEL', KEYS[1])
+  else
+    redis.call('PEXPIREAT', KEYS[1], string.format('%d', at))
   end
 end
 local leaseField = 'lease:' .. ARGV[2]
-if ARGV[1] == 'release' then
-  if leases[leaseField] then
-    redis.call('HDEL', KEYS[1], leaseField)
-    return { 'released', 1 }
+if ARGV[1] == 'sent' or ARGV[1] == 'release' then
+  -- Reported sent, or released before it was: the next start is one interval from now, plus 1 ms as TIME is
+  -- rounded down to whole ms (turn-slots.ts sentPlusInterval).
+  local claimed = claim == ARGV[2]
+  if claimed then
+    nextStart = math.max(nextStart, now + claimInterval + 1)
+    redis.call('HDEL', KEYS[1], 'claim', 'claimUntil', 'claimInterval')
+    redis.call('HSET', KEYS[1], 'next', string.format('%d', nextStart))
+    claim = nil
   end
-  return { 'released', 0 }
+  local released = 0
+  if ARGV[1] == 'release' and leases[leaseField] then
+    redis.call('HDEL', KEYS[1], leaseField)
+    released = 1
+  end
+  if claimed then expireAt(0) end
+  if ARGV[1] == 'sent' then return { 'sent', claimed and 1 or 0 } end
+  return { 'released', released }
 end
 local interval = tonumber(ARGV[3])
 local maxConcurrent = tonumber(ARGV[4])
 local leaseMs = tonumber(ARGV[5])
+local startingMs = tonumber(ARGV[6])
 if maxConcurrent > 0 and held >= maxConcurrent then
   return { 'busy', math.max(1, firstExpiry - now) }
 end
-if nextStart > now then
-  return { 'wait', nextStart - now }
+local due = nextStart
+-- Behind a claim the next start is at least one interval after the report still to come, so after now.
+if claim ~= nil then due = math.max(due, now + claimInterval) end
+if due > now then
+  return { 'wait', due - now }
 end
-redis.call('HSET', KEYS[1], 'next', string.format('%d', now + interval), leaseField, string.format('%d', now + leaseMs))
-redis.call('PEXPIREAT', KEYS[1], string.format('%d', math.max(now + interval, now + leaseMs, lastExpiry)))
+nextStart = now + interval
+redis.call('HSET', KEYS[1], 'next', string.format('%d', nextStart), leaseField, string.format('%d', now + leaseMs))
+if startingMs > 0 and interval > 0 then
+  claim = ARGV[2]
+  claimUntil = now + math.min(startingMs, leaseMs)
+  claimInterval = interval
+  redis.call('HSET', KEYS[1], 'claim', claim, 'claimUntil', string.format('%d', claimUntil),
+    'claimInterval', string.format('%d', claimInterval))
+end
+expireAt(now + leaseMs)
 return { 'granted', 0 }
 `);

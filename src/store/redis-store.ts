@@ -284,22 +284,22 @@ export class RedisStore implements Store {
   async turn(key: string, step: TurnStep): Promise<TurnOutcome> {
     checkKey(key);
     checkTurnStep(step);
-    if ('release' in step) {
-      const [, held] = (await this.#script(
-        'releasing a turn',
+    if ('release' in step || 'sent' in step) {
+      const [outcome, held] = (await this.#script(
+        'release' in step ? 'releasing a turn' : 'reporting a turn sent',
         TURN,
         [this.#key('turn', key)],
-        ['release', step.release, 0, 0, 0],
-      )) as [string, number];
-      return { outcome: 'released', held: held === 1 };
+        'release' in step ? ['release', step.release, 0, 0, 0, 0] : ['sent', step.sent, 0, 0, 0, 0],
+      )) as ['released' | 'sent', number];
+      return { outcome, held: held === 1 };
     }
-    const { intervalMs, maxConcurrent, leaseMs } = step.reserve;
+    const { intervalMs, maxConcurrent, leaseMs, startingMs } = step.reserve;
     const lease = randomUUID();
     const [outcome, waitMs] = (await this.#script(
       'taking a turn',
       TURN,
       [this.#key('turn', key)],
-      ['reserve', lease, intervalMs, maxConcurrent ?? 0, leaseMs],
+      ['reserve', lease, intervalMs, maxConcurrent ?? 0, leaseMs, startingMs ?? 0],
     )) as ['granted' | 'wait' | 'busy', number];
     return outcome === 'granted' ? { outcome, lease } : { outcome, waitMs };
   }

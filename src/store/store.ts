@@ -75,7 +75,10 @@ export interface Store {
    * `reserve` grants a turn that starts now, with a lease, when at least `intervalMs` have passed since the last
    * turn granted for `key` and fewer than `maxConcurrent` leases are held; otherwise it writes nothing and answers
    * `wait` (`waitMs` until the next start is due) or `busy` (every lease held; `waitMs` until the first would
-   * expire). A lease ends at `release` or, so a crashed holder frees its place, `leaseMs` after it was granted. See
+   * expire). A lease ends at `release` or, so a crashed holder frees its place, `leaseMs` after it was granted. With
+   * `startingMs`, a granted turn also holds a starting claim: no other turn for `key` is granted until the holder
+   * reports its request sent (`sent`, or `release`), and the next start is `intervalMs` after that report, by the
+   * store's clock; an unreported claim counts as sent when it expires, `startingMs` after the grant. See
    * `turn-slots.ts` for the algorithm.
    */
   turn(key: string, step: TurnStep): Promise<TurnOutcome>;
@@ -139,7 +142,7 @@ export interface LedgerOptions {
   limit?: number;
 }
 
-export type TurnStep = { reserve: TurnReserve } | { release: string };
+export type TurnStep = { reserve: TurnReserve } | { sent: string } | { release: string };
 
 export interface TurnReserve {
   /** Least time between two starts, whole ms ≥ 0. */
@@ -148,10 +151,18 @@ export interface TurnReserve {
   maxConcurrent?: number;
   /** A lease not released `leaseMs` after it was granted is dropped; whole ms ≥ 1. */
   leaseMs: number;
+  /**
+   * Hold a starting claim (when `intervalMs` > 0): the next turn is granted only `intervalMs` after the holder
+   * reported its request sent (`{ sent: lease }` or its release), or after the claim expired unreported, at most
+   * `startingMs` (and `leaseMs`) after the grant; whole ms ≥ 1. Default: none, turns spaced from their grants.
+   */
+  startingMs?: number;
 }
 
 export type TurnOutcome =
   | { outcome: 'granted'; lease: string }
   | { outcome: 'wait' | 'busy'; waitMs: number }
   /** `held`: the lease was still held (not released before, not expired). */
-  | { outcome: 'released'; held: boolean };
+  | { outcome: 'released'; held: boolean }
+  /** `held`: the lease's starting claim was still held (not reported before, not expired). */
+  | { outcome: 'sent'; held: boolean };

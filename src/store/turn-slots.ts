@@ -2,41 +2,58 @@ import { PeriscopeError } from '../errors.ts';
 import type { TurnOutcome, TurnReserve, TurnStep } from './store.ts';
 
 /**
- * The turns every store keeps (`Store.turn`): per key, when the next turn may start and the leases held (lease id →
- * when it expires). A turn is granted only when it can start now: `nextStart` has passed and fewer than
- * `maxConcurrent` leases are held; `nextStart` then moves to one interval from now. So the spacing is measured from
- * the moment each turn was actually granted, not from a start booked in advance: an instance whose event loop wakes
- * late does not bring the next instance's request closer to its own. Waiters ask again when told (`wait`: when the
- * next start is due; `busy`: polling, as a release is not announced). The Redis store runs the same steps in Lua
- * (redis-lua.ts TURN).
+ * The turns every store keeps (`Store.turn`): per key, when the next turn may start, the leases held (lease id →
+ * when it expires) and the starting claim, if any. A turn is granted only when it can start now: `nextStart` has
+ * passed, no starting claim is held and fewer than `maxConcurrent` leases are held; `nextStart` then moves to one
+ * interval from now. So the spacing is measured from the moment each turn was actually granted, not from a start
+ * booked in advance: an instance whose event loop wakes late does not bring the next instance's request closer to
+ * its own. With `startingMs` the grant also takes the starting claim, which holds every other turn back until the
+ * holder reports its request sent (`sent`, or `release`); `nextStart` then moves to one interval after that report,
+ * so an instance that is slow between its grant and its send does not bring the next request closer either. A claim
+ * never reported counts as sent when it expires (a crashed holder). Waiters ask again when told (`wait`: when the
+ * next start is due, or, behind a claim, one interval from now, the earliest it can be; `busy`: polling, as a
+ * release is not announced). The Redis store runs the same steps in Lua (redis-lua.ts TURN).
  */
 export interface TurnState {
   nextStartMs: number;
   leases: Record<string, number>;
+  /** The starting claim: the lease whose request is not reported sent yet, until when, and its interval. */
+  starting?: TurnClaim | undefined;
+}
+
+export interface TurnClaim {
+  lease: string;
+  untilMs: number;
+  intervalMs: number;
 }
 
 export interface TurnDecision {
   outcome: TurnOutcome;
   /** The state to write back; undefined when nothing changed. */
   state: TurnState | undefined;
-  /** When the state stops mattering (every lease expired and the next start passed): its TTL. */
+  /** When the state stops mattering (every lease and claim expired and the next start passed): its TTL. */
   expiresAtMs: number;
 }
 
 /** Whole milliseconds of a reservation, checked; `maxConcurrent`/`maxWaitMs` undefined mean no limit. */
 export function checkTurnStep(step: TurnStep): TurnStep {
-  if ('release' in step) {
-    if (typeof step.release !== 'string' || step.release === '')
-      throw invalid('turn release needs the lease id that reserve returned.');
+  if ('release' in step || 'sent' in step) {
+    const lease = 'release' in step ? step.release : step.sent;
+    if (typeof lease !== 'string' || lease === '')
+      throw invalid(
+        `turn ${'release' in step ? 'release' : 'sent'} needs the lease id that reserve returned.`,
+      );
     return step;
   }
-  const { intervalMs, maxConcurrent, leaseMs } = step.reserve ?? ({} as TurnReserve);
+  const { intervalMs, maxConcurrent, leaseMs, startingMs } = step.reserve ?? ({} as TurnReserve);
   if (!Number.isSafeInteger(intervalMs) || intervalMs < 0)
     throw invalid(`turn intervalMs must be a whole number of milliseconds ≥ 0, not ${intervalMs}.`);
   if (!Number.isSafeInteger(leaseMs) || leaseMs < 1)
     throw invalid(`turn leaseMs must be a whole number of milliseconds ≥ 1, not ${leaseMs}.`);
   if (maxConcurrent !== undefined && (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1))
     throw invalid(`turn maxConcurrent must be a whole number ≥ 1, not ${maxConcurrent}.`);
+  if (startingMs !== undefined && (!Number.isSafeInteger(startingMs) || startingMs < 1))
+    throw invalid(`turn startingMs must be a whole number of milliseconds ≥ 1, not ${startingMs}.`);
   return step;
 }
 
@@ -56,33 +73,75 @@ export function decideTurn(
     firstExpiry = Math.min(firstExpiry, expiresAtMs);
     lastExpiry = Math.max(lastExpiry, expiresAtMs);
   }
-  const nextStartMs = current?.nextStartMs ?? 0;
-  const expiresAtMs = Math.max(nextStartMs, lastExpiry);
-  if ('release' in step) {
-    const held = step.release in leases;
-    delete leases[step.release];
+  let nextStartMs = current?.nextStartMs ?? 0;
+  let starting = current?.starting;
+  // A claim never reported counts as sent when it expired: the next start is one interval after that.
+  if (starting !== undefined && starting.untilMs <= nowMs) {
+    nextStartMs = Math.max(nextStartMs, sentPlusInterval(starting.untilMs, starting.intervalMs));
+    starting = undefined;
+  }
+  const expiresAtMs = Math.max(
+    nextStartMs,
+    lastExpiry,
+    starting ? sentPlusInterval(starting.untilMs, starting.intervalMs) : 0,
+  );
+  if ('sent' in step || 'release' in step) {
+    const id = 'sent' in step ? step.sent : step.release;
+    // Reported sent, or released before it was (the request has left, or never will): the next start is one
+    // interval from now.
+    const claimed = starting?.lease === id;
+    if (claimed)
+      nextStartMs = Math.max(nextStartMs, sentPlusInterval(nowMs, (starting as TurnClaim).intervalMs));
+    const after = claimed ? undefined : starting;
+    if ('sent' in step)
+      return {
+        outcome: { outcome: 'sent', held: claimed },
+        state: claimed ? { nextStartMs, leases, starting: after } : undefined,
+        expiresAtMs: Math.max(expiresAtMs, nextStartMs),
+      };
+    const held = id in leases;
+    delete leases[id];
     return {
       outcome: { outcome: 'released', held },
-      state: held ? { nextStartMs, leases } : undefined,
-      expiresAtMs,
+      state: held || claimed ? { nextStartMs, leases, starting: after } : undefined,
+      expiresAtMs: Math.max(expiresAtMs, nextStartMs),
     };
   }
-  const { intervalMs, maxConcurrent, leaseMs } = step.reserve;
+  const { intervalMs, maxConcurrent, leaseMs, startingMs } = step.reserve;
   if (maxConcurrent !== undefined && Object.keys(leases).length >= maxConcurrent)
     return {
       outcome: { outcome: 'busy', waitMs: Math.max(1, firstExpiry - nowMs) },
       state: undefined,
       expiresAtMs,
     };
-  if (nextStartMs > nowMs)
-    return { outcome: { outcome: 'wait', waitMs: nextStartMs - nowMs }, state: undefined, expiresAtMs };
+  // Behind a claim the next start is at least one interval after the report still to come, so after now.
+  const dueMs = starting === undefined ? nextStartMs : Math.max(nextStartMs, nowMs + starting.intervalMs);
+  if (dueMs > nowMs)
+    return { outcome: { outcome: 'wait', waitMs: dueMs - nowMs }, state: undefined, expiresAtMs };
   leases[lease] = nowMs + leaseMs;
-  const next = { nextStartMs: nowMs + intervalMs, leases };
+  const claim =
+    startingMs !== undefined && intervalMs > 0
+      ? { lease, untilMs: nowMs + Math.min(startingMs, leaseMs), intervalMs }
+      : undefined;
+  const next = { nextStartMs: nowMs + intervalMs, leases, ...(claim ? { starting: claim } : {}) };
   return {
     outcome: { outcome: 'granted', lease },
     state: next,
-    expiresAtMs: Math.max(next.nextStartMs, nowMs + leaseMs, lastExpiry),
+    expiresAtMs: Math.max(
+      next.nextStartMs,
+      nowMs + leaseMs,
+      lastExpiry,
+      claim ? sentPlusInterval(claim.untilMs, claim.intervalMs) : 0,
+    ),
   };
+}
+
+/**
+ * The next start after a request reported sent at `sentMs`: one interval on, plus 1 ms because store clocks count
+ * whole milliseconds rounded down (the report came up to 1 ms after `sentMs`, a grant at that millisecond's start).
+ */
+function sentPlusInterval(sentMs: number, intervalMs: number): number {
+  return sentMs + intervalMs + 1;
 }
 
 function invalid(message: string): PeriscopeError {

@@ -490,7 +490,60 @@ export function storeConformanceSuite(
         ];
         for (const spec of bad) await rejectsWith(reserve('apart', spec), 'INVALID_INPUT');
         await rejectsWith(store.turn('apart', { release: '' }), 'INVALID_INPUT');
+        await rejectsWith(store.turn('apart', { sent: '' }), 'INVALID_INPUT');
+        await rejectsWith(
+          reserve('apart', { intervalMs: 10, leaseMs: 1000, startingMs: 0 }),
+          'INVALID_INPUT',
+        );
         await rejectsWith(reserve('', { intervalMs: 10, leaseMs: 1000 }), 'INVALID_INPUT');
+      });
+
+      test('a starting claim: no turn until the holder reports its request sent, then one interval after the report', async () => {
+        const claimed = { intervalMs: 100, leaseMs: 60_000, startingMs: 5000 };
+        const first = granted(await reserve('claimed', claimed));
+        await sleep(150); // a holder slow to send: the interval since the grant has passed
+        const behind = waitOf(await reserve('claimed', claimed), 'wait');
+        assert.ok(behind >= 100, `behind a claim, told to wait ${behind} ms: the report is still to come`);
+        assert.deepEqual(await store.turn('claimed', { sent: 'not-a-lease' }), {
+          outcome: 'sent',
+          held: false,
+        });
+        const reportedAt = Date.now();
+        assert.deepEqual(await store.turn('claimed', { sent: first }), { outcome: 'sent', held: true });
+        assert.deepEqual(await store.turn('claimed', { sent: first }), { outcome: 'sent', held: false });
+        const afterReport = waitOf(await reserve('claimed', claimed), 'wait');
+        assert.ok(afterReport > 0 && afterReport <= 101, `wait ${afterReport} after the report`);
+        await sleep(afterReport);
+        const second = granted(await reserve('claimed', claimed));
+        assert.ok(Date.now() - reportedAt >= 99, 'one interval after the report');
+        // A release before any report counts as the report; the lease is released too.
+        await sleep(150);
+        waitOf(await reserve('claimed', claimed), 'wait');
+        assert.deepEqual(await store.turn('claimed', { release: second }), {
+          outcome: 'released',
+          held: true,
+        });
+        const afterRelease = waitOf(await reserve('claimed', claimed), 'wait');
+        assert.ok(afterRelease > 0 && afterRelease <= 101, `wait ${afterRelease} after the release`);
+        // No interval, no claim: maxConcurrent alone.
+        granted(await reserve('unspaced', { intervalMs: 0, leaseMs: 60_000, startingMs: 5000 }));
+        granted(await reserve('unspaced', { intervalMs: 0, leaseMs: 60_000, startingMs: 5000 }));
+      });
+
+      test('a starting claim never reported counts as sent when it expires (a crashed holder)', async () => {
+        const claimed = { intervalMs: 50, leaseMs: 60_000, startingMs: 150 };
+        const started = Date.now();
+        granted(await reserve('lost', claimed));
+        await sleep(100);
+        waitOf(await reserve('lost', claimed), 'wait');
+        let outcome = await reserve('lost', claimed);
+        while (outcome.outcome === 'wait') {
+          await sleep(outcome.waitMs);
+          outcome = await reserve('lost', claimed);
+        }
+        granted(outcome);
+        const elapsed = Date.now() - started;
+        assert.ok(elapsed >= 199 && elapsed < 1000, `granted ${elapsed} ms after the lost claim`);
       });
 
       test('200 reservations at once: exactly one is granted, every other told to wait at most one interval', async () => {
