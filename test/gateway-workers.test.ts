@@ -103,6 +103,33 @@ test('two workers on one SQLite file: both answer, credits exact under parallel 
       `two counts that add up to 80: ${seen.join(', ')}`,
     );
 
+    // The console is one for both: every worker's recent calls hold all 80 (each worker tells the others of its
+    // calls through the primary), under the same ids, and a call opened by id is found whichever worker answers.
+    const adminHeaders = { authorization: `Bearer ${admin}` };
+    const idSets: string[] = [];
+    for (let attempt = 0; attempt < 6; attempt++) {
+      let ids: number[] = [];
+      for (const deadline = Date.now() + 3000; Date.now() < deadline; ) {
+        const listed = await httpCall(`${served.url}/v1/admin/console/calls`, { headers: adminHeaders });
+        assert.equal(listed.status, 200, listed.text);
+        ids = (listed.json as { calls: Array<{ id: number; tool: string }> }).calls
+          .filter((call) => call.tool === 'web_fetch')
+          .map((call) => call.id);
+        if (ids.length >= 80) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(ids.length, 80, "a worker's console lists every worker's calls");
+      idSets.push([...ids].sort((a, b) => a - b).join(','));
+    }
+    assert.equal(new Set(idSets).size, 1, "the same ids in every worker's console");
+    const someId = (idSets[0] as string).split(',')[17];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const opened = await httpCall(`${served.url}/v1/admin/console/calls/${someId}`, {
+        headers: adminHeaders,
+      });
+      assert.equal(opened.status, 200, opened.text);
+    }
+
     // A key revoked through one worker is refused by whichever worker gets the next request.
     const victimHeaders = { authorization: `Bearer ${victim}` };
     assert.equal((await httpCall(`${served.url}/v1/tools`, { headers: victimHeaders })).status, 200);

@@ -138,7 +138,7 @@ export function createConsole(context: {
         sendJson(response, 200, { calls: recent.list().map(summary) }, SECURITY_HEADERS);
         return;
       }
-      const callRoute = /^\/v1\/admin\/console\/calls\/(\d{1,15})$/.exec(path);
+      const callRoute = /^\/v1\/admin\/console\/calls\/(\d{1,16})$/.exec(path);
       if (callRoute?.[1]) {
         const call = recent.get(Number(callRoute[1]));
         if (!call) throw new GatewayError(404, 'NOT_FOUND', 'no such recent call (it may have aged out)');

@@ -27,6 +27,7 @@ import {
 } from './host-check.ts';
 import { GatewayError, readJsonBody, sendError, sendJson, sendText } from './http-io.ts';
 import { buildOpenApi } from './openapi.ts';
+import { compactCall, type FinishedCall, sharedCallId } from './recent-calls.ts';
 import { agentStatus } from './status-route.ts';
 
 /** A Node request handler for MCP Streamable HTTP, mounted at /mcp. */
@@ -72,6 +73,21 @@ export interface GatewayOptions {
   version?: string;
   /** Under `serve --workers N`: where the other workers' MCP sessions are. */
   peers?: GatewayPeers;
+  /**
+   * Under `serve --workers N`: the calls of the other workers, for the console (its tail, counts and fetch
+   * health show every worker's calls), and where this worker's go.
+   */
+  sharedCalls?: SharedCalls;
+}
+
+/** The finished calls of the processes of one `serve --workers N` (see serve-workers.ts). */
+export interface SharedCalls {
+  /** This worker's number (cluster worker id), part of its calls' ids. */
+  worker: number;
+  /** Tells the other workers of a call this worker ran (already compact: `compactCall`). */
+  publish(call: FinishedCall): void;
+  /** Calls the other workers ran. */
+  subscribe(listener: (call: FinishedCall) => void): void;
 }
 
 export interface Gateway {
@@ -109,7 +125,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const metrics = createGatewayMetrics({
     maxConcurrentCalls: config.maxConcurrentCalls,
     maxQueuedCalls: config.maxQueuedCalls,
-    ...(operatorConsole ? { onCall: operatorConsole.record } : {}),
+    ...(operatorConsole ? { onCall: recordCall(operatorConsole, options.sharedCalls) } : {}),
   });
   const restTools = new Map<string, Tool>(
     periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'rest')]),
@@ -562,4 +578,19 @@ function toGatewayError(error: unknown): GatewayError {
         'retry-after': '5',
       })
     : new GatewayError(500, 'INTERNAL', `internal error: ${message}`);
+}
+
+/** The metrics' `onCall` with a console: recorded here, and told to the other workers when there are some. */
+function recordCall(
+  operatorConsole: { record(call: FinishedCall): void },
+  shared: SharedCalls | undefined,
+): (call: FinishedCall) => void {
+  if (!shared) return operatorConsole.record;
+  shared.subscribe((call) => operatorConsole.record(call));
+  let count = 0;
+  return (call) => {
+    const numbered = { ...call, id: sharedCallId(shared.worker, count++) };
+    operatorConsole.record(numbered);
+    shared.publish(compactCall(numbered));
+  };
 }

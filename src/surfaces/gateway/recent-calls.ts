@@ -9,6 +9,11 @@ export interface FinishedCall {
   input: unknown;
   result: ToolResult;
   ms: number;
+  /**
+   * Under `serve --workers N`: the id the worker that ran it gave it (`sharedCallId`), the same in every worker's
+   * console. Otherwise the console numbers its calls from 1.
+   */
+  id?: number;
 }
 
 /** One tool call as the console shows it: who, what, how it ended, and what the model saw (trimmed). */
@@ -66,7 +71,7 @@ export function createRecentCalls(options: RecentCallsOptions) {
       const { result } = entry;
       const output = typeof result.output === 'string' ? result.output : '';
       const trimmed = trimData(result.data);
-      lastId += 1;
+      lastId = entry.id ?? lastId + 1;
       const call: RecentCall = {
         id: lastId,
         time: now(),
@@ -121,6 +126,33 @@ export function createRecentCalls(options: RecentCallsOptions) {
 }
 
 export type RecentCalls = ReturnType<typeof createRecentCalls>;
+
+/**
+ * A call's id under `serve --workers N`, unique across the workers and increasing with time: the end time in ms,
+ * the worker (0–9) and a count (0–99) within the millisecond — a worker ends far fewer than 100 calls a millisecond.
+ * Below 2^53 until the year 2255.
+ */
+export function sharedCallId(worker: number, count: number, now = Date.now()): number {
+  return now * 1000 + (worker % 10) * 100 + (count % 100);
+}
+
+/**
+ * A finished call cut the way the console keeps it (long strings of its input, output and data cut at
+ * `MAX_TEXT_CHARS`): what `serve --workers N` sends to the other workers, so a page's text does not cross the
+ * IPC channel whole. The console reads the same fields from it as from the call itself.
+ */
+export function compactCall(call: FinishedCall): FinishedCall {
+  const { result } = call;
+  return {
+    ...call,
+    input: trimData(call.input).value,
+    result: {
+      ...result,
+      output: typeof result.output === 'string' ? cutCopy(result.output) : result.output,
+      data: trimData(result.data).value as ToolResult['data'],
+    },
+  };
+}
 
 /** How a call ended, read from its result: `ok` or the error's code, the credits it cost, whether it was cached. */
 export function outcomeOf(result: ToolResult): { outcome: string; credits: number; cached: boolean } {

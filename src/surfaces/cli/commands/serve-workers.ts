@@ -1,17 +1,23 @@
 import cluster, { type Worker } from 'node:cluster';
+import type { SharedCalls } from '../../gateway/gateway.ts';
+import type { FinishedCall } from '../../gateway/recent-calls.ts';
 import { type CliIo, writeLine } from '../io.ts';
 
 /** What a worker tells the primary (node:cluster IPC). */
 export type WorkerReport =
   | { type: 'periscope:listening'; url: string; host: string; keysRequired: boolean; peerPort: number }
   | { type: 'periscope:stopping'; inFlight: number }
-  | { type: 'periscope:stopped'; drained: boolean };
+  | { type: 'periscope:stopped'; drained: boolean }
+  /** A call this worker ran, for the other workers' consoles. */
+  | { type: 'periscope:call'; call: FinishedCall };
 
 /** What the primary tells a worker. */
 export type PrimaryOrder =
   | { type: 'periscope:stop' }
   /** Where each worker's MCP sessions are: session id prefix (`w1.`) → its loopback port. */
-  | { type: 'periscope:peers'; peers: Record<string, number> };
+  | { type: 'periscope:peers'; peers: Record<string, number> }
+  /** A call another worker ran (see SharedCalls). */
+  | { type: 'periscope:call'; call: FinishedCall };
 
 export interface PrimaryOptions {
   workers: number;
@@ -99,6 +105,10 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
               `periscope: ${stopping}: ${inFlight === 0 ? 'stopping' : `finishing ${calls}`}`,
             );
           }
+        } else if (report.type === 'periscope:call') {
+          // To every other worker's console: each shows the calls of all.
+          for (const other of peerPorts.keys())
+            if (other !== worker && other.isConnected()) other.send(report satisfies PrimaryOrder);
         } else if (report.type === 'periscope:stopped' && !report.drained) undrained = true;
       });
       worker.on('exit', (code) => {
@@ -159,6 +169,21 @@ export function workerPeers(): { self: string; portOf(prefix: string): number | 
     if (order?.type === 'periscope:peers') peers = order.peers;
   });
   return { self: `w${cluster.worker?.id ?? 0}.`, portOf: (prefix) => peers[prefix] };
+}
+
+/** In a worker: the other workers' calls, through the primary, for the console (GatewayOptions.sharedCalls). */
+export function workerCalls(): SharedCalls {
+  return {
+    worker: cluster.worker?.id ?? 0,
+    publish(call) {
+      if (process.connected) process.send?.({ type: 'periscope:call', call } satisfies WorkerReport);
+    },
+    subscribe(listener) {
+      process.on('message', (order: PrimaryOrder) => {
+        if (order?.type === 'periscope:call') listener(order.call);
+      });
+    },
+  };
 }
 
 /** In a worker: tells the primary. */
