@@ -3,7 +3,7 @@ import { stageTotals } from '../../stage-timing.ts';
 import type { Tool } from '../../tools/tool.ts';
 import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
 import { createCallLimiter, type RefusalReason, refusalReason } from './call-limiter.ts';
-import { LATENCY_BUCKETS_SECONDS, MetricsRegistry } from './metrics.ts';
+import { LATENCY_BUCKETS_SECONDS, MetricsRegistry, type MetricsSnapshot } from './metrics.ts';
 import type { FinishedCall } from './recent-calls.ts';
 
 export interface CallLimits {
@@ -61,15 +61,18 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
   const providerUp = registry.gauge(
     'periscope_provider_up',
     'Search providers in the chain: 1 when usable, 0 while cooling down after failures or unconfigured.',
+    'max', // health is in the store, the same for every worker
   );
   const providerFailures = registry.gauge(
     'periscope_provider_consecutive_failures',
     'Consecutive failures of each search provider.',
+    'max',
   );
   const memory = registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.');
   const startTime = registry.gauge(
     'process_start_time_seconds',
     'Start time of the process, in Unix seconds.',
+    'min', // several workers: the first one's
   );
   startTime.set({}, Math.round(Date.now() / 1000 - process.uptime()));
   // Only with PERISCOPE_STAGE_TIMING=1 (bench/gateway.bench.ts): where calls' time went (src/stage-timing.ts).
@@ -83,6 +86,14 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
   const stageCount = stages
     ? registry.gauge('periscope_stage_runs_total', 'Times each stage ran (stage timing on).')
     : undefined;
+
+  function readProcess(): void {
+    memory.set({}, process.memoryUsage.rss());
+    for (const [stage, total] of stages ?? []) {
+      stageMs?.set({ stage }, total.ms);
+      stageCount?.set({ stage }, total.count);
+    }
+  }
 
   let inFlight = 0;
   const idleWaiters = new Set<() => void>();
@@ -197,8 +208,16 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
         idleWaiters.add(wake);
       });
     },
-    /** Prometheus text, with provider health and memory read now. */
-    async render(periscope: Periscope): Promise<string> {
+    /** This process's values, with memory and stage times read now: what another worker's `render` adds. */
+    snapshot(): MetricsSnapshot {
+      readProcess();
+      return registry.snapshot();
+    },
+    /**
+     * Prometheus text, with provider health and memory read now; `others`: the other workers' snapshots, added in
+     * (`serve --workers N`: one scrape shows the whole gateway).
+     */
+    async render(periscope: Periscope, others: readonly MetricsSnapshot[] = []): Promise<string> {
       providerUp.reset();
       providerFailures.reset();
       try {
@@ -212,12 +231,8 @@ export function createGatewayMetrics(limits: CallLimits = {}) {
       } catch {
         // provider health is best effort; the rest of the metrics still go out
       }
-      memory.set({}, process.memoryUsage.rss());
-      for (const [stage, total] of stages ?? []) {
-        stageMs?.set({ stage }, total.ms);
-        stageCount?.set({ stage }, total.count);
-      }
-      return registry.render();
+      readProcess();
+      return registry.render(others);
     },
   };
 }

@@ -26,6 +26,7 @@ import {
   isLoopbackHost,
 } from './host-check.ts';
 import { GatewayError, readJsonBody, sendError, sendJson, sendText } from './http-io.ts';
+import type { MetricsSnapshot } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { compactCall, type FinishedCall, sharedCallId } from './recent-calls.ts';
 import { agentStatus } from './status-route.ts';
@@ -78,6 +79,16 @@ export interface GatewayOptions {
    * health show every worker's calls), and where this worker's go.
    */
   sharedCalls?: SharedCalls;
+  /** Under `serve --workers N`: the other workers' metrics, so that one scrape of /metrics shows them all. */
+  sharedMetrics?: SharedMetrics;
+}
+
+/** The metrics of the processes of one `serve --workers N` (see serve-workers.ts). */
+export interface SharedMetrics {
+  /** The other workers' values now; those that do not answer in time are left out. */
+  gather(): Promise<MetricsSnapshot[]>;
+  /** Answers the other workers' `gather` with this worker's values. */
+  answer(snapshot: () => MetricsSnapshot): void;
 }
 
 /** The finished calls of the processes of one `serve --workers N` (see serve-workers.ts). */
@@ -127,6 +138,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxQueuedCalls: config.maxQueuedCalls,
     ...(operatorConsole ? { onCall: recordCall(operatorConsole, options.sharedCalls) } : {}),
   });
+  options.sharedMetrics?.answer(() => metrics.snapshot());
   const restTools = new Map<string, Tool>(
     periscope.tools.map((tool) => [tool.name, metrics.instrument(tool, 'rest')]),
   );
@@ -254,7 +266,13 @@ export function createGateway(options: GatewayOptions): Gateway {
 
     if (path === '/metrics') {
       allow(method, 'GET');
-      sendText(response, 200, await metrics.render(periscope), 'text/plain; version=0.0.4; charset=utf-8');
+      const others = (await options.sharedMetrics?.gather()) ?? [];
+      sendText(
+        response,
+        200,
+        await metrics.render(periscope, others),
+        'text/plain; version=0.0.4; charset=utf-8',
+      );
       return;
     }
     if (path === '/v1/tools') {

@@ -6,15 +6,22 @@ export type Labels = Readonly<Record<string, string>>;
 
 type Kind = 'counter' | 'gauge' | 'histogram';
 
+/** How a gauge's values from several processes (`serve --workers N`) make one: counters and histograms add up. */
+export type GaugeMerge = 'sum' | 'max' | 'min';
+
 interface Family {
   name: string;
   help: string;
   kind: Kind;
   buckets?: readonly number[];
+  merge?: GaugeMerge;
   series: Map<string, Series>;
 }
 
-interface Series {
+/** A registry's values, plain data (for the IPC channel): family name → series id → series. */
+export type MetricsSnapshot = Record<string, Record<string, Series>>;
+
+export interface Series {
   labels: Labels;
   value: number;
   /** Histograms: observations per bucket (not cumulative) and the sum. */
@@ -34,8 +41,13 @@ export class MetricsRegistry {
     };
   }
 
-  gauge(name: string, help: string): { set(labels: Labels, value: number): void; reset(): void } {
+  gauge(
+    name: string,
+    help: string,
+    merge: GaugeMerge = 'sum',
+  ): { set(labels: Labels, value: number): void; reset(): void } {
     const family = this.#family(name, help, 'gauge');
+    family.merge = merge;
     return {
       set: (labels, value) => {
         this.#series(family, labels).value = value;
@@ -58,12 +70,22 @@ export class MetricsRegistry {
     };
   }
 
-  /** The whole registry as Prometheus text. */
-  render(): string {
+  /** The values now, as plain data: what another worker adds to its own (`render(others)`). */
+  snapshot(): MetricsSnapshot {
+    const snapshot: MetricsSnapshot = {};
+    for (const family of this.#families.values()) snapshot[family.name] = Object.fromEntries(family.series);
+    return snapshot;
+  }
+
+  /**
+   * The whole registry as Prometheus text; with `others` (the other workers' snapshots), each series is the sum of
+   * all (a gauge: its `merge`), and a series only another worker has is shown too. Families are this registry's.
+   */
+  render(others: readonly MetricsSnapshot[] = []): string {
     const lines: string[] = [];
     for (const family of this.#families.values()) {
       lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.kind}`);
-      for (const series of family.series.values()) {
+      for (const series of merged(family, others)) {
         if (family.kind !== 'histogram') {
           lines.push(`${family.name}${formatLabels(series.labels)} ${formatNumber(series.value)}`);
           continue;
@@ -100,6 +122,35 @@ export class MetricsRegistry {
     }
     return series;
   }
+}
+
+function merged(family: Family, others: readonly MetricsSnapshot[]): Iterable<Series> {
+  if (others.length === 0) return family.series.values();
+  const all = new Map<string, Series>();
+  const add = (id: string, series: Series) => {
+    const sum = all.get(id);
+    if (!sum) {
+      all.set(id, { ...series, ...(series.counts ? { counts: [...series.counts] } : {}) });
+      return;
+    }
+    if (family.kind === 'gauge' && family.merge === 'max') sum.value = Math.max(sum.value, series.value);
+    else if (family.kind === 'gauge' && family.merge === 'min') sum.value = Math.min(sum.value, series.value);
+    else sum.value += series.value;
+    if (series.counts) {
+      const counts = sum.counts ?? [];
+      series.counts.forEach((count, index) => {
+        counts[index] = (counts[index] ?? 0) + (count ?? 0);
+      });
+      sum.counts = counts;
+      sum.sum = (sum.sum ?? 0) + (series.sum ?? 0);
+    }
+  };
+  for (const [id, series] of family.series) add(id, series);
+  for (const other of others)
+    for (const [id, series] of Object.entries(other[family.name] ?? {})) {
+      if (series && typeof series.value === 'number' && series.labels) add(id, series);
+    }
+  return all.values();
 }
 
 function formatLabels(labels: Labels): string {

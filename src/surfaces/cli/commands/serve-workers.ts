@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { SharedCalls } from '../../gateway/gateway.ts';
+import type { SharedCalls, SharedMetrics } from '../../gateway/gateway.ts';
+import type { MetricsSnapshot } from '../../gateway/metrics.ts';
 import type { FinishedCall } from '../../gateway/recent-calls.ts';
 import { type CliIo, writeLine } from '../io.ts';
 
@@ -9,7 +10,11 @@ export type WorkerReport =
   | { type: 'periscope:stopping'; inFlight: number }
   | { type: 'periscope:stopped'; drained: boolean }
   /** A call this worker ran, for the other workers' consoles. */
-  | { type: 'periscope:call'; call: FinishedCall };
+  | { type: 'periscope:call'; call: FinishedCall }
+  /** A scrape of /metrics here: the others' values, please (`ask`: this worker's count). */
+  | { type: 'periscope:metrics-ask'; ask: number }
+  /** This worker's values, for the primary's gathering `ask`. */
+  | { type: 'periscope:metrics-snapshot'; ask: number; snapshot: MetricsSnapshot };
 
 /** What the primary tells a worker. */
 export type PrimaryOrder =
@@ -17,7 +22,11 @@ export type PrimaryOrder =
   /** Where each worker's MCP sessions are: session id prefix (`w1.`) → its loopback port. */
   | { type: 'periscope:peers'; peers: Record<string, number> }
   /** A call another worker ran (see SharedCalls). */
-  | { type: 'periscope:call'; call: FinishedCall };
+  | { type: 'periscope:call'; call: FinishedCall }
+  /** Another worker is scraped: this worker's values, please (`ask`: the primary's gathering). */
+  | { type: 'periscope:metrics-ask'; ask: number }
+  /** The other workers' values, for this worker's `ask`. */
+  | { type: 'periscope:metrics-answer'; ask: number; snapshots: MetricsSnapshot[] };
 
 export interface PrimaryOptions {
   workers: number;
@@ -29,6 +38,9 @@ export interface PrimaryOptions {
   /** Called once every worker listens (the banner). */
   onListening(listening: { url: string; host: string; keysRequired: boolean }): void;
 }
+
+/** How long the primary waits for the workers' metrics for one scrape; a worker that has not answered is left out. */
+const METRICS_GATHER_MS = 500;
 
 /** A worker that exits this soon after it was started, before listening, is not started again. */
 const CRASH_LOOP_MS = 5_000;
@@ -58,6 +70,33 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   const reports = new Map<Worker, number>();
   /** Each listening worker's loopback port for MCP requests handed on by the others. */
   const peerPorts = new Map<Worker, number>();
+  /** Scrapes of /metrics being answered: the answers so far, who is still due, and how to finish. */
+  const gatherings = new Map<number, { snapshots: MetricsSnapshot[]; due: Set<Worker>; done: () => void }>();
+  let lastGathering = 0;
+
+  /** Worker `from` is scraped: ask the others, and send it what came within METRICS_GATHER_MS. */
+  function gatherMetrics(from: Worker, ask: number): void {
+    const id = ++lastGathering;
+    const due = new Set([...peerPorts.keys()].filter((worker) => worker !== from && worker.isConnected()));
+    const snapshots: MetricsSnapshot[] = [];
+    const timer = setTimeout(() => done(), METRICS_GATHER_MS);
+    function done(): void {
+      if (!gatherings.delete(id)) return;
+      clearTimeout(timer);
+      if (from.isConnected())
+        from.send({ type: 'periscope:metrics-answer', ask, snapshots } satisfies PrimaryOrder);
+    }
+    gatherings.set(id, { snapshots, due, done });
+    if (due.size === 0) done();
+    for (const worker of due) worker.send({ type: 'periscope:metrics-ask', ask: id } satisfies PrimaryOrder);
+  }
+
+  function metricsAnswered(worker: Worker, id: number, snapshot: MetricsSnapshot): void {
+    const gathering = gatherings.get(id);
+    if (!gathering?.due.delete(worker)) return;
+    gathering.snapshots.push(snapshot);
+    if (gathering.due.size === 0) gathering.done();
+  }
 
   function tellPeers(): void {
     const peers = Object.fromEntries([...peerPorts].map(([worker, port]) => [`w${worker.id}.`, port]));
@@ -105,6 +144,10 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
               `periscope: ${stopping}: ${inFlight === 0 ? 'stopping' : `finishing ${calls}`}`,
             );
           }
+        } else if (report.type === 'periscope:metrics-ask') {
+          gatherMetrics(worker, report.ask);
+        } else if (report.type === 'periscope:metrics-snapshot') {
+          metricsAnswered(worker, report.ask, report.snapshot);
         } else if (report.type === 'periscope:call') {
           // To every other worker's console: each shows the calls of all.
           for (const other of peerPorts.keys())
@@ -181,6 +224,42 @@ export function workerCalls(): SharedCalls {
     subscribe(listener) {
       process.on('message', (order: PrimaryOrder) => {
         if (order?.type === 'periscope:call') listener(order.call);
+      });
+    },
+  };
+}
+
+/** In a worker: the other workers' metrics, through the primary (GatewayOptions.sharedMetrics). */
+export function workerMetrics(): SharedMetrics {
+  let asks = 0;
+  const waiting = new Map<number, (snapshots: MetricsSnapshot[]) => void>();
+  process.on('message', (order: PrimaryOrder) => {
+    if (order?.type === 'periscope:metrics-answer') waiting.get(order.ask)?.(order.snapshots);
+  });
+  return {
+    gather() {
+      if (!process.connected) return Promise.resolve([]);
+      const ask = ++asks;
+      return new Promise((resolve) => {
+        // The primary answers within METRICS_GATHER_MS; a primary gone or stuck leaves this worker's own values.
+        const timer = setTimeout(() => finish([]), METRICS_GATHER_MS * 2);
+        function finish(snapshots: MetricsSnapshot[]): void {
+          clearTimeout(timer);
+          waiting.delete(ask);
+          resolve(snapshots);
+        }
+        waiting.set(ask, finish);
+        process.send?.({ type: 'periscope:metrics-ask', ask } satisfies WorkerReport);
+      });
+    },
+    answer(snapshot) {
+      process.on('message', (order: PrimaryOrder) => {
+        if (order?.type === 'periscope:metrics-ask' && process.connected)
+          process.send?.({
+            type: 'periscope:metrics-snapshot',
+            ask: order.ask,
+            snapshot: snapshot(),
+          } satisfies WorkerReport);
       });
     },
   };

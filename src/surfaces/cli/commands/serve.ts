@@ -18,7 +18,7 @@ import {
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 import { openPeriscope } from '../open-periscope.ts';
-import { report, runPrimary, stopOrdered, workerCalls, workerPeers } from './serve-workers.ts';
+import { report, runPrimary, stopOrdered, workerCalls, workerMetrics, workerPeers } from './serve-workers.ts';
 
 export const SERVE_HELP = `Usage: periscope serve [--port N] [--host H] [--workers N] [--config FILE]
 
@@ -125,7 +125,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     periscope,
     mcp: mountMcp,
     version: packageVersion(),
-    ...(inWorker ? { peers: workerPeers(), sharedCalls: workerCalls() } : {}),
+    ...(inWorker ? { peers: workerPeers(), sharedCalls: workerCalls(), sharedMetrics: workerMetrics() } : {}),
   });
   let listening: Awaited<ReturnType<typeof server.listen>>;
   try {
