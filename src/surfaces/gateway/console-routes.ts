@@ -49,7 +49,8 @@ export function createConsole(context: {
   /** `gateway.console.recentCalls` and `recentCallsMaxAgeMs`. */
   recentCalls: number;
   recentCallsMaxAgeMs: number;
-  gauges: () => { inFlight: number; queued: number };
+  /** Calls running and queued now (under `serve --workers N`: in every worker). */
+  gauges: () => Promise<{ inFlight: number; queued: number }>;
 }) {
   const files = new Map<string, Buffer>();
   const streams = new Set<ServerResponse>();
@@ -154,7 +155,7 @@ export function createConsole(context: {
             `window must be one of: ${Object.keys(WINDOWS).join(', ')}`,
           );
         }
-        const gauges = context.gauges();
+        const gauges = await context.gauges();
         sendJson(
           response,
           200,

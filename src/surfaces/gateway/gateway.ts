@@ -130,7 +130,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         periscope,
         recentCalls: consoleConfig.recentCalls,
         recentCallsMaxAgeMs: consoleConfig.recentCallsMaxAgeMs,
-        gauges: () => ({ inFlight: metrics.inFlight, queued: metrics.queued }),
+        gauges: () => callGauges(metrics, options.sharedMetrics),
       })
     : undefined;
   const metrics = createGatewayMetrics({
@@ -612,3 +612,19 @@ function recordCall(
     shared.publish(compactCall(numbered));
   };
 }
+
+/** Calls running and queued now: this worker's, plus the other workers' (their metrics' gauges) when there are some. */
+async function callGauges(
+  metrics: { inFlight: number; queued: number },
+  shared: SharedMetrics | undefined,
+): Promise<{ inFlight: number; queued: number }> {
+  const gauges = { inFlight: metrics.inFlight, queued: metrics.queued };
+  for (const other of (await shared?.gather()) ?? []) {
+    gauges.inFlight += gaugeValue(other, 'periscope_tool_calls_in_flight');
+    gauges.queued += gaugeValue(other, 'periscope_tool_calls_queued');
+  }
+  return gauges;
+}
+
+const gaugeValue = (snapshot: MetricsSnapshot, family: string): number =>
+  Object.values(snapshot[family] ?? {}).reduce((sum, series) => sum + (series?.value ?? 0), 0);
