@@ -9,8 +9,8 @@ export type WorkerReport =
   | { type: 'periscope:listening'; url: string; host: string; keysRequired: boolean; peerPort: number }
   | { type: 'periscope:stopping'; inFlight: number }
   | { type: 'periscope:stopped'; drained: boolean }
-  /** A call this worker ran, for the other workers' consoles. */
-  | { type: 'periscope:call'; call: FinishedCall }
+  /** Calls this worker ran (in batches), for the other workers' consoles. */
+  | { type: 'periscope:calls'; calls: FinishedCall[] }
   /** A scrape of /metrics here: the others' values, please (`ask`: this worker's count). */
   | { type: 'periscope:metrics-ask'; ask: number }
   /** This worker's values, for the primary's gathering `ask`. */
@@ -21,8 +21,8 @@ export type PrimaryOrder =
   | { type: 'periscope:stop' }
   /** Where each worker's MCP sessions are: session id prefix (`w1.`) → its loopback port. */
   | { type: 'periscope:peers'; peers: Record<string, number> }
-  /** A call another worker ran (see SharedCalls). */
-  | { type: 'periscope:call'; call: FinishedCall }
+  /** Calls another worker ran (see SharedCalls). */
+  | { type: 'periscope:calls'; calls: FinishedCall[] }
   /** Another worker is scraped: this worker's values, please (`ask`: the primary's gathering). */
   | { type: 'periscope:metrics-ask'; ask: number }
   /** The other workers' values, for this worker's `ask`. */
@@ -38,6 +38,9 @@ export interface PrimaryOptions {
   /** Called once every worker listens (the banner). */
   onListening(listening: { url: string; host: string; keysRequired: boolean }): void;
 }
+
+/** A worker sends its finished calls to the others at most this often (the console's tail is a second behind at most). */
+const CALLS_BATCH_MS = 100;
 
 /** How long the primary waits for the workers' metrics for one scrape; a worker that has not answered is left out. */
 const METRICS_GATHER_MS = 500;
@@ -148,7 +151,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
           gatherMetrics(worker, report.ask);
         } else if (report.type === 'periscope:metrics-snapshot') {
           metricsAnswered(worker, report.ask, report.snapshot);
-        } else if (report.type === 'periscope:call') {
+        } else if (report.type === 'periscope:calls') {
           // To every other worker's console: each shows the calls of all.
           for (const other of peerPorts.keys())
             if (other !== worker && other.isConnected()) other.send(report satisfies PrimaryOrder);
@@ -216,14 +219,22 @@ export function workerPeers(): { self: string; portOf(prefix: string): number | 
 
 /** In a worker: the other workers' calls, through the primary, for the console (GatewayOptions.sharedCalls). */
 export function workerCalls(): SharedCalls {
+  // Sent in batches, at most every CALLS_BATCH_MS: one IPC message per call costs the sender and the primary more
+  // than the call's own envelope at a few thousand calls a second.
+  let batch: FinishedCall[] = [];
+  const flush = () => {
+    const calls = batch;
+    batch = [];
+    if (process.connected) process.send?.({ type: 'periscope:calls', calls } satisfies WorkerReport);
+  };
   return {
     worker: cluster.worker?.id ?? 0,
     publish(call) {
-      if (process.connected) process.send?.({ type: 'periscope:call', call } satisfies WorkerReport);
+      if (batch.push(call) === 1) setTimeout(flush, CALLS_BATCH_MS).unref();
     },
     subscribe(listener) {
       process.on('message', (order: PrimaryOrder) => {
-        if (order?.type === 'periscope:call') listener(order.call);
+        if (order?.type === 'periscope:calls') for (const call of order.calls) listener(call);
       });
     },
   };
