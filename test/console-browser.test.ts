@@ -162,6 +162,12 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
 
   test('a wrong key is refused; an admin key opens the console and is kept in session storage only', async () => {
     await page.goto(`${url}/console`);
+    await page.getByLabel('Admin key').waitFor();
+    assert.equal(
+      await page.getByRole('navigation', { name: 'Pages' }).isVisible(),
+      false,
+      'no page tabs before sign-in',
+    );
     await page.getByLabel('Admin key').fill(alice);
     await page.getByRole('button', { name: 'Open the console' }).click();
     await page
