@@ -67,17 +67,7 @@ export function createCallStats(options: { now?: () => number } = {}) {
     const index = minute % MINUTES_KEPT;
     let slot = slots[index];
     if (!slot || slot.minute !== minute) {
-      slot = {
-        minute,
-        calls: 0,
-        errors: 0,
-        errorsByCode: new Map(),
-        cacheHits: 0,
-        credits: 0,
-        latency: new Uint32Array(LATENCY_BOUNDS_MS.length + 1),
-        minMs: Number.POSITIVE_INFINITY,
-        maxMs: 0,
-      };
+      slot = { minute, ...emptyTotals() };
       slots[index] = slot;
     }
     return slot;

@@ -90,6 +90,19 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     gateway,
   });
   const { config } = periscope;
+  /** The banner (and the open-mode note), once the gateway — or every worker — listens. */
+  const announce = (listening: { url: string; host: string; keysRequired: boolean }) => {
+    if (!listening.keysRequired) writeLine(io.stderr, noKeysNote(listening.host));
+    writeLine(
+      io.stdout,
+      startBanner({
+        url: listening.url,
+        tools: periscope.tools.map((tool) => tool.name),
+        keysRequired: listening.keysRequired,
+        configPath: source,
+      }),
+    );
+  };
   if (!inWorker) {
     const memoryStore = config.store.url === undefined || config.store.url.startsWith('memory:');
     if (memoryStore && askedWorkers !== undefined && askedWorkers > 1) {
@@ -106,18 +119,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
         args: ['serve', ...argv],
         env: { PERISCOPE_SERVE_WORKER: '1' },
         io,
-        onListening: (listening) => {
-          if (!listening.keysRequired) writeLine(io.stderr, noKeysNote(listening.host));
-          writeLine(
-            io.stdout,
-            startBanner({
-              url: listening.url,
-              tools: periscope.tools.map((tool) => tool.name),
-              keysRequired: listening.keysRequired,
-              configPath: source,
-            }),
-          );
-        },
+        onListening: announce,
       });
     }
   }
@@ -175,16 +177,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     report({ type: 'periscope:stopped', drained });
     return EXIT_OK;
   }
-  if (!listening.keysRequired) writeLine(io.stderr, noKeysNote(listening.host));
-  writeLine(
-    io.stdout,
-    startBanner({
-      url: listening.url,
-      tools: periscope.tools.map((tool) => tool.name),
-      keysRequired: listening.keysRequired,
-      configPath: source,
-    }),
-  );
+  announce(listening);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
