@@ -1,6 +1,6 @@
 import type { UsageConfig } from '../config/policy-schema.ts';
 import type { Store } from '../store/store.ts';
-import { type UsageEvent, usageIncrements } from './usage.ts';
+import { counterIncrements, type UsageEvent, usageIncrements } from './usage.ts';
 
 export interface UsageBatch {
   /**
@@ -57,22 +57,13 @@ export function createUsageBatch(
 
   /** The held totals as counter increments, one per counter. */
   function incrementsOf(batch: Map<string, Held>): Array<[string, number, number]> {
-    const increments: Array<[string, number, number]> = [];
-    for (const held of batch.values()) {
-      const { event, time } = held;
-      const counters = usageIncrements(
-        config,
-        { ...event, cached: false, errorCode: undefined, credits: 0 },
-        time,
-      );
-      const [[callsKey, , ttlMs]] = counters as [[string, number, number]];
-      const base = callsKey.slice(0, -'calls'.length);
-      increments.push([callsKey, held.calls, ttlMs]);
-      if (held.cacheHits !== 0) increments.push([`${base}cacheHits`, held.cacheHits, ttlMs]);
-      if (held.credits !== 0) increments.push([`${base}credits`, held.credits, ttlMs]);
-      for (const [code, count] of held.errors) increments.push([`${base}errors.${code}`, count, ttlMs]);
-    }
-    return increments;
+    return [...batch.values()].flatMap((held) => {
+      const metrics: Array<[string, number]> = [['calls', held.calls]];
+      if (held.cacheHits !== 0) metrics.push(['cacheHits', held.cacheHits]);
+      if (held.credits !== 0) metrics.push(['credits', held.credits]);
+      for (const [code, count] of held.errors) metrics.push([`errors.${code}`, count]);
+      return counterIncrements(config, held.event, held.time, metrics);
+    });
   }
 
   function flush(): Promise<void> {

@@ -64,12 +64,25 @@ export function usageIncrements(
   event: UsageEvent,
   time: number = Date.now(),
 ): Array<[string, number, number]> {
-  const day = usageDay(time);
-  const ttlMs = config.retentionDays * DAY_MS;
   const metrics: Array<[string, number]> = [['calls', 1]];
   if (event.cached) metrics.push(['cacheHits', 1]);
   if (event.errorCode) metrics.push([`errors.${event.errorCode}`, 1]);
   if (event.credits !== 0) metrics.push(['credits', event.credits]);
+  return counterIncrements(config, event, time, metrics);
+}
+
+/**
+ * Store increments `[key, by, ttlMs]` for counters (`calls`, `cacheHits`, `credits`, `errors.CODE`) of the agent,
+ * tool and provider of `event` on the day of `time`: one call's (`usageIncrements`) or a batch's totals.
+ */
+export function counterIncrements(
+  config: UsageConfig,
+  event: UsageEvent,
+  time: number,
+  metrics: ReadonlyArray<readonly [string, number]>,
+): Array<[string, number, number]> {
+  const day = usageDay(time);
+  const ttlMs = config.retentionDays * DAY_MS;
   return metrics.map(([metric, by]) => [counterKey(day, event, metric), by, ttlMs]);
 }
 
