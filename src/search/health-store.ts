@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.ts';
-import { digest } from '../store/digest.ts';
 import type { Store } from '../store/store.ts';
+import { providerAccount } from './provider-account.ts';
 import type { HealthRecord } from './provider-health.ts';
 import type { ProviderState } from './provider-state.ts';
 import type { ProviderSettings } from './types.ts';
 
 /** Store keys: `search-health:<provider id>:<account>`, one record per provider and account (see healthKey). */
 const HEALTH_KEY_PREFIX = 'search-health:';
-/** Characters of the account digest kept in the key (base64url, 96 bits). */
-const ACCOUNT_DIGEST_CHARS = 16;
 /** A record outlives its last change by a week: a cooldown lasts at most a day, the last quota seen stays longer. */
 export const HEALTH_TTL_MS = 7 * 86_400_000;
 /**
@@ -30,8 +28,7 @@ const QUOTA_REWRITE_MS = 60_000;
  * using the same key shares it.
  */
 export function healthKey(id: string, settings: Pick<ProviderSettings, 'apiKey' | 'baseUrl'>): string {
-  const account = digest(JSON.stringify([settings.apiKey ?? null, settings.baseUrl ?? null]));
-  return `${HEALTH_KEY_PREFIX}${encodeURIComponent(id)}:${account.slice(0, ACCOUNT_DIGEST_CHARS)}`;
+  return `${HEALTH_KEY_PREFIX}${encodeURIComponent(id)}:${providerAccount(settings)}`;
 }
 
 const isoTime = z.string().refine((value) => !Number.isNaN(Date.parse(value)));

@@ -1,4 +1,3 @@
-import { digest } from '../store/digest.ts';
 import type { Store } from '../store/store.ts';
 import {
   createPacer,
@@ -8,6 +7,7 @@ import {
   pacingAbortedError,
   pacingQueueError,
 } from './pacing.ts';
+import { providerAccount } from './provider-account.ts';
 
 export interface SharedPacerSettings extends PacerSettings {
   /** The state store (opened on first use) the turns are kept in; a memory store keeps pacing in this process. */
@@ -37,8 +37,7 @@ export function pacingKey(
   id: string,
   settings: { apiKey?: string | undefined; baseUrl?: string | undefined },
 ) {
-  const account = digest(JSON.stringify([settings.apiKey ?? null, settings.baseUrl ?? null]));
-  return `search:${encodeURIComponent(id)}:${account.slice(0, 16)}`;
+  return `search:${encodeURIComponent(id)}:${providerAccount(settings)}`;
 }
 
 /**
