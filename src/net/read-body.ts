@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { Transform, Writable } from 'node:stream';
+import { finished, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isPeriscopeError, PeriscopeError } from '../errors.ts';
 import { createDecoder, parseContentEncoding } from './content-decoding.ts';
@@ -50,48 +50,23 @@ export async function readBody(response: IncomingMessage, options: ReadBodyOptio
 
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdle = () => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(options.onIdle, options.bodyTimeoutMs);
+    if (idleTimer === undefined) idleTimer = setTimeout(options.onIdle, options.bodyTimeoutMs);
+    else idleTimer.refresh();
   };
-  let wireBytes = 0;
-  const wireCounter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      armIdle();
-      wireBytes += chunk.length;
-      if (wireBytes > maxBytes) callback(tooLargeError(operation, url, 'maxBytes', maxBytes));
-      else callback(null, chunk);
-    },
-  });
-  const chunks: Buffer[] = [];
-  let bodyBytes = 0;
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      bodyBytes += chunk.length;
-      if (bodyBytes > maxBytes) {
-        return callback(
-          tooLargeError(
-            operation,
-            url,
-            'maxBytes',
-            maxBytes,
-            undefined,
-            decoders.length > 0 ? 'decoded' : 'wire',
-          ),
-        );
-      }
-      chunks.push(chunk);
-      options.onChunk?.(chunk);
-      callback();
-    },
-  });
-
   const onAbort = () => response.destroy(options.signal.reason as Error);
   options.signal.addEventListener('abort', onAbort, { once: true });
   armIdle();
   try {
     if (options.signal.aborted) throw options.signal.reason;
-    await pipeline([response, wireCounter, ...decoders, sink]);
-    return { body: Buffer.concat(chunks, bodyBytes), decoded: decoders.length > 0 };
+    if (decoders.length === 0) {
+      // No coding to undo: the body is the wire bytes, read straight off the response (a pipeline of two
+      // streams here cost a tenth of a millisecond a page, most of the guarded client's own time).
+      const body = await readPlain(response, maxBytes, armIdle, options.onChunk, () =>
+        tooLargeError(operation, url, 'maxBytes', maxBytes),
+      );
+      return { body, decoded: false };
+    }
+    return { body: await readDecoded(response, decoders, maxBytes, armIdle, options), decoded: true };
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason;
     if (isPeriscopeError(error)) throw error;
@@ -108,4 +83,75 @@ export async function readBody(response: IncomingMessage, options: ReadBodyOptio
     options.signal.removeEventListener('abort', onAbort);
     response.destroy();
   }
+}
+
+/**
+ * An identity-coded body: each chunk counted against `maxBytes` as it arrives (the first byte over destroys the
+ * response, socket included, with `tooLarge()`), the idle timer re-armed, `onChunk` told. Settles once the
+ * response has ended or failed, as `pipeline` would (a premature close is an error).
+ */
+function readPlain(
+  response: IncomingMessage,
+  maxBytes: number,
+  armIdle: () => void,
+  onChunk: ((chunk: Buffer) => void) | undefined,
+  tooLarge: () => Error,
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    response.on('data', (chunk: Buffer) => {
+      armIdle();
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        response.destroy(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+      onChunk?.(chunk);
+    });
+    finished(response, (error) => {
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes));
+    });
+  });
+}
+
+/**
+ * A body under content codings: wire bytes counted before the decoders, decoded bytes after them, each against
+ * `maxBytes`; the first byte over either fails the whole pipeline at once.
+ */
+async function readDecoded(
+  response: IncomingMessage,
+  decoders: Transform[],
+  maxBytes: number,
+  armIdle: () => void,
+  options: ReadBodyOptions,
+): Promise<Buffer> {
+  const { operation, url } = options;
+  let wireBytes = 0;
+  const wireCounter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      armIdle();
+      wireBytes += chunk.length;
+      if (wireBytes > maxBytes) callback(tooLargeError(operation, url, 'maxBytes', maxBytes));
+      else callback(null, chunk);
+    },
+  });
+  const chunks: Buffer[] = [];
+  let bodyBytes = 0;
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      bodyBytes += chunk.length;
+      if (bodyBytes > maxBytes) {
+        return callback(tooLargeError(operation, url, 'maxBytes', maxBytes, undefined, 'decoded'));
+      }
+      chunks.push(chunk);
+      options.onChunk?.(chunk);
+      callback();
+    },
+  });
+
+  await pipeline([response, wireCounter, ...decoders, sink]);
+  return Buffer.concat(chunks, bodyBytes);
 }
