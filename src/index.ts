@@ -61,6 +61,11 @@ export interface CreatePeriscopeOptions {
    * refuses. The config's `egress.beforeCallWebhook` is asked after it.
    */
   beforeCall?: BeforeCallHook;
+  /**
+   * A process that keeps serving (`periscope serve`, `periscope mcp`): a SQLite store then writes values (page-cache
+   * entries, every call) on a thread of its own instead of the event loop. Default false.
+   */
+  longRunning?: boolean;
 }
 
 export interface Periscope {
@@ -115,7 +120,9 @@ export function createPeriscope(
   const networkPolicy = createNetworkPolicy(validated.network, { lookup: options.lookup });
   const httpFetch = createHttpClient(toHttpClientOptions(validated.network, { ...options, networkPolicy }));
   // A library config without store.url keeps its state in memory; loadConfig (the CLI) defaults to SQLite.
-  const state = createLazyStore(options.store ?? validated.store.url ?? 'memory:');
+  const state = createLazyStore(options.store ?? validated.store.url ?? 'memory:', {
+    writerThread: options.longRunning === true,
+  });
   // Where agent traffic may go, decided in one place before anything leaves: src/egress/egress-gate.ts.
   const domainPolicy = createDomainPolicy(validated.egress.domains);
   const egress = createEgressGate(

@@ -1,4 +1,4 @@
-import { openStore } from '../store/open-store.ts';
+import { type OpenStoreOptions, openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 
 /** The state store, opened by the first call that needs it (so `--help` or `extract` never touch it). */
@@ -11,14 +11,14 @@ export interface LazyStore {
   close(): Promise<void>;
 }
 
-export function createLazyStore(source: string | Store): LazyStore {
+export function createLazyStore(source: string | Store, options: OpenStoreOptions = {}): LazyStore {
   const owned = typeof source === 'string';
   let opening: Promise<Store> | undefined = owned ? undefined : Promise.resolve(source);
   let closed = false;
   return {
     get() {
       if (opening === undefined) {
-        const attempt = openStore(source as string);
+        const attempt = openStore(source as string, options);
         opening = attempt;
         attempt.catch(() => {
           if (opening === attempt) opening = undefined;

@@ -28,12 +28,23 @@ export function sqlitePathFromUrl(url: string, env: NodeJS.ProcessEnv = process.
  * Opens the store `url` names (config `store.url`): `memory:`, `sqlite://PATH` or `redis://…`/`rediss://…`.
  * The SQLite and Redis modules are loaded only when used, the Redis client only for a Redis URL.
  */
-export async function openStore(url: string = DEFAULT_STORE_URL): Promise<Store> {
+export interface OpenStoreOptions {
+  /** SQLite: write values on a thread of its own (a long-running server; see sqlite-writer.ts). */
+  writerThread?: boolean;
+}
+
+export async function openStore(
+  url: string = DEFAULT_STORE_URL,
+  options: OpenStoreOptions = {},
+): Promise<Store> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
   if (scheme === 'memory') return createMemoryStore();
   if (scheme === 'sqlite') {
     const { createSqliteStore } = await import('./sqlite-store.ts');
-    return createSqliteStore({ path: sqlitePathFromUrl(url.trim()) });
+    return createSqliteStore({
+      path: sqlitePathFromUrl(url.trim()),
+      ...(options.writerThread ? { writerThread: true } : {}),
+    });
   }
   if (scheme === 'redis' || scheme === 'rediss') {
     const { createRedisStore } = await import('./redis-store.ts');

@@ -54,14 +54,18 @@ CREATE TRIGGER credit_ledger_no_delete BEFORE DELETE ON credit_ledger
   BEGIN SELECT RAISE(ABORT, 'the credit ledger is append-only'); END;
 ${TURN_TABLE}`;
 
+/** Writes a value (key, JSON, expiry ms or null); also run by the writer thread (sqlite-writer.ts). */
+export const PUT_VALUE_SQL =
+  'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at';
+/** Deletes the values expired at a time (ms). */
+export const SWEEP_VALUES_SQL = 'DELETE FROM kv WHERE expires_at <= ?';
+
 /** Every statement the store runs, prepared once per connection. */
 export function prepareStatements(db: DatabaseSync) {
   const statement = (sql: string): StatementSync => db.prepare(sql);
   return {
     get: statement('SELECT value, expires_at FROM kv WHERE key = ?'),
-    put: statement(
-      'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
-    ),
+    put: statement(PUT_VALUE_SQL),
     remove: statement('DELETE FROM kv WHERE key = ? RETURNING expires_at'),
     keysFrom: statement(
       'SELECT key FROM kv WHERE key >= ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY key',
@@ -85,7 +89,7 @@ export function prepareStatements(db: DatabaseSync) {
       'SELECT * FROM (SELECT * FROM credit_ledger WHERE agent = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
     ),
     ledgerSum: statement('SELECT coalesce(sum(delta), 0) AS total FROM credit_ledger WHERE agent = ?'),
-    sweepValues: statement('DELETE FROM kv WHERE expires_at <= ?'),
+    sweepValues: statement(SWEEP_VALUES_SQL),
     sweepBuckets: statement('DELETE FROM rate_window WHERE expires_at <= ?'),
     turn: statement('SELECT state FROM turn WHERE key = ? AND expires_at > ?'),
     putTurn: statement(

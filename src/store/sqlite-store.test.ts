@@ -22,6 +22,9 @@ let files = 0;
 const freshPath = (): string => join(dir, `state-${++files}.db`);
 
 storeConformanceSuite('sqlite', async () => createSqliteStore({ path: freshPath() }));
+storeConformanceSuite('sqlite with its writer thread', async () =>
+  createSqliteStore({ path: freshPath(), writerThread: true }),
+);
 
 describe('sqlite store: the file', () => {
   test('state survives reopening; the schema is versioned; WAL is on; directories are created', async () => {
@@ -133,6 +136,48 @@ describe('sqlite store: the file', () => {
     holder.exec('ROLLBACK');
     holder.close();
     assert.equal((await store.consume('k', 1, 5, 1000)).allowed, true);
+    await store.close();
+  });
+
+  test('writer thread: a value set is read back at once, by this connection and by a new one; close waits for writes', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path, writerThread: true });
+    const page = { text: 'x'.repeat(30_000), storedAt: 1 };
+    await store.set('cache:page', page, { ttlMs: 60_000 });
+    assert.deepEqual(await store.get('cache:page'), page);
+    // Given and not awaited, in order: the last one wins, and close() returns only once all are in the file.
+    const writes = Array.from({ length: 50 }, (_, index) => store.set('cache:order', index));
+    await store.close();
+    await Promise.all(writes);
+    const reader = new DatabaseSync(path);
+    const row = reader.prepare('SELECT value FROM kv WHERE key = ?').get('cache:order') as { value: string };
+    reader.close();
+    assert.equal(row.value, '49');
+    await assert.rejects(store.set('cache:late', 1), (error: unknown) => isPeriscopeError(error));
+  });
+
+  test('writer thread: a file locked by another connection is TIMEOUT naming the path, and the event loop runs meanwhile', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path, busyTimeoutMs: 300, writerThread: true });
+    const holder = new DatabaseSync(path);
+    holder.exec('BEGIN EXCLUSIVE');
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    await assert.rejects(
+      store.set('cache:blocked', { a: 1 }),
+      (error: unknown) =>
+        isPeriscopeError(error) &&
+        error.code === 'TIMEOUT' &&
+        error.message.includes(path) &&
+        /locked/.test(error.message),
+    );
+    clearInterval(ticker);
+    // The busy wait was the thread's: timers kept firing (on the event loop it would be one frozen stretch).
+    assert.ok(ticks >= 10, `only ${ticks} timer ticks during a 300 ms busy wait`);
+    holder.exec('ROLLBACK');
+    holder.close();
+    await store.set('cache:blocked', { a: 2 });
+    assert.deepEqual(await store.get('cache:blocked'), { a: 2 });
     await store.close();
   });
 

@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { decideWindow, type WindowBucket } from './sliding-window.ts';
 import { sqliteFailure } from './sqlite-errors.ts';
 import { prepareStatements, SCHEMA_VERSION, SQLITE_SCHEMA, TURN_TABLE } from './sqlite-schema.ts';
+import { createSqliteWriter, type SqliteWriter } from './sqlite-writer.ts';
 import type {
   ConsumeResult,
   IncrementWithinResult,
@@ -39,6 +40,11 @@ export interface SqliteStoreSettings {
   path: string;
   /** How long to wait for another process's write to finish before failing with TIMEOUT. Default 5000. */
   busyTimeoutMs?: number;
+  /**
+   * `set` on a thread of its own (sqlite-writer.ts), off the event loop: for a long-running server, where page-cache
+   * entries are written on every call. Default false (a one-shot command would only pay the thread's start).
+   */
+  writerThread?: boolean;
 }
 
 /** Expired values and windows of every key are deleted every this many writes (and on open). */
@@ -64,6 +70,7 @@ export class SqliteStore implements Store {
   readonly #busyTimeoutMs: number;
   readonly #db: DatabaseSync;
   readonly #statements: ReturnType<typeof prepareStatements>;
+  readonly #writer: SqliteWriter | undefined;
   #writes = 0;
 
   constructor(settings: SqliteStoreSettings) {
@@ -74,6 +81,13 @@ export class SqliteStore implements Store {
       this.#migrate();
       this.#statements = prepareStatements(this.#db);
       this.#sweep();
+      this.#writer = settings.writerThread
+        ? createSqliteWriter({
+            path: this.location,
+            busyTimeoutMs: this.#busyTimeoutMs,
+            sweepEvery: SWEEP_EVERY,
+          })
+        : undefined;
     } catch (error) {
       this.#db.close();
       throw sqliteFailure(error, this.location, this.#busyTimeoutMs, 'opening');
@@ -91,6 +105,16 @@ export class SqliteStore implements Store {
     checkKey(key);
     const ttlMs = checkTtl(options);
     const json = toJson(key, value);
+    if (this.#writer) {
+      if (!this.#db.isOpen) throw storeClosed('sqlite', this.location);
+      const expiresAtMs = ttlMs === undefined ? null : Date.now() + ttlMs;
+      try {
+        await this.#writer.put(key, json, expiresAtMs);
+      } catch (error) {
+        throw sqliteFailure(error, this.location, this.#busyTimeoutMs, 'writing');
+      }
+      return;
+    }
     this.#write('writing', (nowMs) => {
       this.#statements.put.run(key, json, ttlMs === undefined ? null : nowMs + ttlMs);
     });
@@ -240,7 +264,9 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.#db.isOpen) this.#db.close();
+    if (!this.#db.isOpen) return;
+    this.#db.close();
+    await this.#writer?.close();
   }
 
   async turn(key: string, step: TurnStep): Promise<TurnOutcome> {

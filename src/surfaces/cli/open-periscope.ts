@@ -19,6 +19,8 @@ export function openPeriscope(
   io: CliIo,
   values: ParsedFlags,
   overrides: Record<string, unknown> = {},
+  /** A command that keeps serving (serve, mcp): see CreatePeriscopeOptions.longRunning. */
+  longRunning = false,
 ): OpenedPeriscope {
   const { config, source } = loadConfig({
     configPath: typeof values.config === 'string' ? values.config : undefined,
@@ -26,6 +28,10 @@ export function openPeriscope(
     cwd: io.cwd,
     overrides,
   });
-  const periscope = createPeriscope(config, { env: io.env, baseDir: source ? dirname(source) : io.cwd });
+  const periscope = createPeriscope(config, {
+    env: io.env,
+    baseDir: source ? dirname(source) : io.cwd,
+    longRunning,
+  });
   return { periscope, source };
 }

@@ -42,10 +42,12 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, MCP_HELP);
     return EXIT_OK;
   }
-  const { periscope } = openPeriscope(io, values, {
-    network: networkOverrides(values),
-    ...egressOverrides(values),
-  });
+  const { periscope } = openPeriscope(
+    io,
+    values,
+    { network: networkOverrides(values), ...egressOverrides(values) },
+    true,
+  );
   const names = typeof values.tools === 'string' ? splitToolList(values.tools) : periscope.config.mcp.tools;
   const { tools, switchedOff } = selectTools(periscope.tools, names, values.tools ? '--tools' : 'mcp.tools');
   for (const name of switchedOff) {

@@ -84,11 +84,12 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
   const gateway: Record<string, unknown> = {};
   if (port !== undefined) gateway.port = port;
   if (typeof values.host === 'string') gateway.host = values.host;
-  const { periscope, source } = openPeriscope(io, values, {
-    network: networkOverrides(values),
-    ...egressOverrides(values),
-    gateway,
-  });
+  const { periscope, source } = openPeriscope(
+    io,
+    values,
+    { network: networkOverrides(values), ...egressOverrides(values), gateway },
+    true,
+  );
   const { config } = periscope;
   /** The banner (and the open-mode note), once the gateway — or every worker — listens. */
   const announce = (listening: { url: string; host: string; keysRequired: boolean }) => {
