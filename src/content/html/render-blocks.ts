@@ -22,6 +22,7 @@ export const renderHeading: ElementRenderer = (element, sink, context) => {
     context.inHeading = wasInHeading;
   }
   if (!text) return flush(sink, context);
+  if (context.inTableCell) return pushBlock(sink, context, text);
   const level = Number(element.localName.slice(1)) || 1;
   context.headings?.push({ level, text });
   pushBlock(sink, context, context.markdown ? `${'#'.repeat(level)} ${text}` : text);

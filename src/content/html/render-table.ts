@@ -69,7 +69,14 @@ function isLayoutTable(table: DomElement, cellRows: DomElement[][]): boolean {
 
 /** A cell's content on one line: breaks become `<br>` (Markdown) or spaces, pipes are escaped. */
 function cellText(cell: DomElement, context: Parameters<ElementRenderer>[2]): string {
-  const text = renderContainer(cell, context, '\n');
+  const wasInCell = context.inTableCell;
+  context.inTableCell = true;
+  let text: string;
+  try {
+    text = renderContainer(cell, context, '\n');
+  } finally {
+    context.inTableCell = wasInCell === true;
+  }
   if (!context.markdown) return text.replace(/\s+/g, ' ');
   return text.replace(/\|/g, '\\|').replace(/\n+/g, '<br>');
 }

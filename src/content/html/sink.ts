@@ -13,6 +13,8 @@ export interface SerializeContext {
   readonly baseUrl: URL | undefined;
   inLink: boolean;
   inHeading: boolean;
+  /** Rendering a table cell's content: a heading there is the cell's label, plain text on the cell's line. */
+  inTableCell?: boolean;
   /** Where headings are recorded as they are written, when the caller wants an outline. */
   readonly headings?: Heading[] | undefined;
   /** Render an element's children into a sink (the walker, handed to the renderers). */

@@ -220,12 +220,25 @@ function removeDanglingHeadings(root: LightElement, context: StepContext): void 
     if (!HEADINGS.has(heading.localName) || heading.localName === 'h1') continue;
     // A long "heading" is a lead paragraph set in large type.
     if (visibleChars(heading.textContent) > MAX_DANGLING_HEADING_CHARS) continue;
+    // In a table cell a heading labels its column or row (`<td><h4>Amount</h4></td>` beside another), not a section.
+    if (inTableCell(heading, root)) continue;
     const next = nextContent(heading, root);
     const rank = Number(heading.localName.slice(1));
     if (next === undefined || (HEADINGS.has(next.localName) && Number(next.localName.slice(1)) <= rank)) {
       context.remove(heading, 'prune-content', 'heading without content');
     }
   }
+}
+
+function inTableCell(element: LightElement, root: LightElement): boolean {
+  for (
+    let node = element.parentNode as LightElement | null;
+    node && node !== root;
+    node = node.parentNode as LightElement | null
+  ) {
+    if (node.localName === 'td' || node.localName === 'th') return true;
+  }
+  return false;
 }
 
 /** The next element with text after `element` in document order (not inside it), within `root`. */
