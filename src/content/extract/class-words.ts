@@ -162,7 +162,9 @@ export const BOILERPLATE = wordSet(
 
 /**
  * Furniture words that never name a page's wrapper, however much text they hold: a login dialog or a
- * cookie banner can outweigh a short article, but never contains it.
+ * cookie banner can outweigh a short article, but never contains it. Not `newsletter`: a newsletter's own
+ * issue is an article (`<section class="cc-newsletter">` around the whole text); a sign-up box is furniture
+ * still, unless it holds much of the page's prose and the best block of text, as any wrapper.
  */
 export const NEVER_WRAPPER = new Set([
   'consent',
@@ -170,7 +172,6 @@ export const NEVER_WRAPPER = new Set([
   'cookies',
   'gdpr',
   'login',
-  'newsletter',
   'popup',
 ]);
 

@@ -51,6 +51,14 @@ test('furniture: a login dialog is never a wrapper, however much text it holds',
   assertLacks(text, ['Passwort vergessen', 'Registrierung war erfolgreich']);
 });
 
+test('furniture: a newsletter issue wrapped in a section named "newsletter" is the article, a sign-up box is not', () => {
+  // Before: `newsletter` was one of the words that never name a wrapper (with login and cookie), so the
+  // section around the whole issue was dropped as furniture and the readers' quotes were chosen instead.
+  const { text } = extract('furniture--newsletter-issue.html');
+  assertHas(text, ['The gauge sits in a stilling well', 'Next month we look at the barometer record']);
+  assertLacks(text, ['Join 4,000 readers', 'All rights reserved']);
+});
+
 test('furniture: breadcrumbs, category and topic labels, consent placeholders and forum threads by name', () => {
   // Before: `crumbs`, `category`, `topics`, `placeholder` and `forum` were not furniture words.
   const { text } = extract('furniture--named-blocks-inside-article.html');
