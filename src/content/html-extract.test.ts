@@ -47,14 +47,16 @@ test('markdown keeps the structure: headline, headings, lists, GFM table, fenced
   assert.doesNotMatch(result.text, /Home|All rights reserved/);
 });
 
-test('headings inside table cells are the cells\' labels: kept, on the row, without # marks (text and markdown)', () => {
+test("headings inside table cells are the cells' labels: kept, on the row, without # marks (text and markdown)", () => {
   const table =
     '<table><tbody><tr><td><h4>Ingredient</h4></td><td><h4>Per person</h4></td><td><h4>For four</h4></td></tr>' +
     '<tr><td colspan="3"><h5>Vegetables</h5></td></tr><tr><td>Onions</td><td>1</td><td>4</td></tr></tbody></table>';
   const html = `<html><body><article><h1>Menus</h1>${FILLER}${table}${FILLER}</article></body></html>`;
   const markdown = extractHtml(html, { url: PAGE_URL, mode: 'markdown' }).text;
   assert.ok(
-    markdown.includes('| Ingredient | Per person | For four |\n| --- | --- | --- |\n| Vegetables |  |  |\n| Onions | 1 | 4 |'),
+    markdown.includes(
+      '| Ingredient | Per person | For four |\n| --- | --- | --- |\n| Vegetables |  |  |\n| Onions | 1 | 4 |',
+    ),
     markdown,
   );
   const text = extractHtml(html, { url: PAGE_URL, mode: 'text' }).text;

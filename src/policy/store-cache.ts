@@ -65,16 +65,21 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   }
 
   async function writeEntry(key: string, value: unknown): Promise<void> {
+    // The stage counts this process's own work, up to the write handed over: a store that writes elsewhere
+    // (the SQLite writer thread, Redis) settles later, and that wait is nobody's time on the event loop.
     const started = stageStart();
-    if (exceeds(value, settings.maxEntryChars)) return;
+    let written: Promise<void> | undefined;
     try {
-      const entry: Entry = { value, storedAt: Date.now() };
-      await (await settings.store()).set(key, entry, { ttlMs: settings.ttlMs });
+      if (!exceeds(value, settings.maxEntryChars)) {
+        const entry: Entry = { value, storedAt: Date.now() };
+        written = (await settings.store()).set(key, entry, { ttlMs: settings.ttlMs });
+      }
     } catch {
       // A lost write only costs a later miss.
     } finally {
       stageEnd('cache', started);
     }
+    await written?.catch(() => undefined);
   }
 
   return {

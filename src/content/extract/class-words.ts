@@ -166,14 +166,7 @@ export const BOILERPLATE = wordSet(
  * issue is an article (`<section class="cc-newsletter">` around the whole text); a sign-up box is furniture
  * still, unless it holds much of the page's prose and the best block of text, as any wrapper.
  */
-export const NEVER_WRAPPER = new Set([
-  'consent',
-  'cookie',
-  'cookies',
-  'gdpr',
-  'login',
-  'popup',
-]);
+export const NEVER_WRAPPER = new Set(['consent', 'cookie', 'cookies', 'gdpr', 'login', 'popup']);
 
 /** Words that name comment sections. */
 export const COMMENTS = wordSet(
