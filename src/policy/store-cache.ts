@@ -67,19 +67,22 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   async function writeEntry(key: string, value: unknown): Promise<void> {
     // The stage counts this process's own work, up to the write handed over: a store that writes elsewhere
     // (the SQLite writer thread, Redis) settles later, and that wait is nobody's time on the event loop.
-    const started = stageStart();
-    let written: Promise<void> | undefined;
+    // Nor is the await for the store: the rest of the call runs meanwhile.
+    let started = stageStart();
+    const kept = !exceeds(value, settings.maxEntryChars);
+    stageEnd('cache', started);
+    if (!kept) return;
     try {
-      if (!exceeds(value, settings.maxEntryChars)) {
-        const entry: Entry = { value, storedAt: Date.now() };
-        written = (await settings.store()).set(key, entry, { ttlMs: settings.ttlMs });
-      }
+      const store = await settings.store();
+      started = stageStart();
+      const written = store.set(key, { value, storedAt: Date.now() } satisfies Entry, {
+        ttlMs: settings.ttlMs,
+      });
+      stageEnd('cache', started);
+      await written;
     } catch {
       // A lost write only costs a later miss.
-    } finally {
-      stageEnd('cache', started);
     }
-    await written?.catch(() => undefined);
   }
 
   return {
