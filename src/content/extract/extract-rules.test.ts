@@ -59,6 +59,17 @@ test('furniture: a newsletter issue wrapped in a section named "newsletter" is t
   assertLacks(text, ['Join 4,000 readers', 'All rights reserved']);
 });
 
+test("prune: a list of links to other sites is the article's sources; links back into the site are related articles", () => {
+  // Before: every list that was mostly links went (links 100%), the article's reading list with the rest.
+  const { text } = extract('prune--outbound-link-lists.html');
+  assertHas(text, [
+    'Manual on sea level measurement',
+    'RG-200 radar gauge data sheet',
+    'The radar won in the end',
+  ]);
+  assertLacks(text, ['Three winter storms in one week', 'The new pontoon opens in May']);
+});
+
 test('furniture: breadcrumbs, category and topic labels, consent placeholders and forum threads by name', () => {
   // Before: `crumbs`, `category`, `topics`, `placeholder` and `forum` were not furniture words.
   const { text } = extract('furniture--named-blocks-inside-article.html');

@@ -134,7 +134,8 @@ function pruneReason(
     // An item's own author line, repeated down a list, is links by nature (each name links to its page).
     !itemLines.has(lineKey(element)) &&
     !wholeCell(element, chars, context) &&
-    !(name === 'p' && wordsOutsideLinks(element) >= PROSE_WORDS)
+    !(name === 'p' && wordsOutsideLinks(element) >= PROSE_WORDS) &&
+    !((name === 'ul' || name === 'ol') && linksElsewhere(element, context.input.url))
   ) {
     return `links ${Math.round(linkDensity * 100)}%`;
   }
@@ -286,4 +287,37 @@ function hasMedia(element: LightElement): boolean {
   return (
     MEDIA.has(element.localName) || [...MEDIA].some((name) => element.getElementsByTagName(name).length > 0)
   );
+}
+
+/** Fewest links for a list to be judged by where they lead. */
+const MIN_OUTBOUND_LINKS = 3;
+
+/**
+ * A list whose links nearly all lead to other sites: the article's sources, references or picks, part of
+ * what it says; a list of related articles or sections links back into the site.
+ */
+function linksElsewhere(list: LightElement, pageUrl: URL | undefined): boolean {
+  if (pageUrl === undefined) return false;
+  const home = siteOf(pageUrl.hostname);
+  let links = 0;
+  let elsewhere = 0;
+  for (const link of list.getElementsByTagName('a')) {
+    const href = link.getAttribute('href');
+    if (!href) continue;
+    let target: URL;
+    try {
+      target = new URL(href, pageUrl);
+    } catch {
+      continue;
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') continue;
+    links++;
+    if (siteOf(target.hostname) !== home) elsewhere++;
+  }
+  return links >= MIN_OUTBOUND_LINKS && elsewhere >= links * 0.8;
+}
+
+/** A host without its `www.`: what two links must share to lead to the same site. */
+function siteOf(hostname: string): string {
+  return hostname.replace(/^www\d?\./, '');
 }
