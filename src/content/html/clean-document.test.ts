@@ -122,6 +122,17 @@ test('a page faded in as it loads (opacity:0 on a wrapper of most of its text) s
   assert.doesNotMatch(hidden, /Hidden 0/);
 });
 
+test('a page held out of sight until its styles load (visibility:hidden around most of its text) stays; a hidden block does not', () => {
+  const text = cleanedBody(
+    `<div id="__next"><div style="visibility:hidden;min-height:100vh"><nav>Home</nav><article>${ARTICLE}<p style="visibility:hidden">H1</p></article></div></div>`,
+  );
+  assert.match(text, /Paragraph 11: the lighthouse keeper/);
+  assert.doesNotMatch(text, /\bH1\b/);
+  const long = ARTICLE.replace(/Paragraph/g, 'Hidden');
+  const hidden = cleanedBody(`<article>${ARTICLE}${ARTICLE}</article><div style="visibility:hidden">${long}</div>`);
+  assert.doesNotMatch(hidden, /Hidden 0/);
+});
+
 test('content React streams in hidden is put where its script puts it, over the fallback', () => {
   const page = (script: string) =>
     `<main><h1>Cloud stocks</h1><!--$?--><template id="B:0"></template><div>Loading paragraph...</div><!--/$-->` +

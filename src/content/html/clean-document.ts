@@ -159,13 +159,15 @@ function isInvisible(element: DomElement, mostOfPage: (element: DomElement) => b
   if (REMOVED_ELEMENTS.has(name)) return name !== 'script' || !isJsonLd(element);
   if (name === 'img') return !keepImage(element);
   const hiddenBy = hiddenReason(element);
-  // A page faded in as it loads (Webflow's `<div class="page-wrapper" style="opacity:0">`) is the page.
-  if (hiddenBy === 'opacity:0') return !mostOfPage(element);
+  // A page faded in as it loads (Webflow's `<div class="page-wrapper" style="opacity:0">`) or held out of sight
+  // until its styles are in (Next.js and Gatsby's `<div style="visibility:hidden">` around the whole app) is the page.
+  if (hiddenBy === 'opacity:0' || hiddenBy === 'visibility:hidden') return !mostOfPage(element);
   return hiddenBy !== undefined;
 }
 
 /**
- * Share of the page's text an `opacity:0` element must hold to be a fade-in rather than hidden text: a
+ * Share of the page's text an `opacity:0` or `visibility:hidden` element must hold to be a fade-in (or a page
+ * kept out of sight until its styles load) rather than hidden text: a
  * script shows it once the page loads, and no page hides most of what it says from its readers.
  */
 const FADE_IN_SHARE = 0.5;
