@@ -108,7 +108,12 @@ function readPlain(
         return;
       }
       chunks.push(chunk);
-      onChunk?.(chunk);
+      try {
+        onChunk?.(chunk);
+      } catch (error) {
+        // As in a pipeline's sink: the reader's failure fails the read, never the process.
+        response.destroy(error as Error);
+      }
     });
     finished(response, (error) => {
       if (error) reject(error);

@@ -129,7 +129,9 @@ test('a page held out of sight until its styles load (visibility:hidden around m
   assert.match(text, /Paragraph 11: the lighthouse keeper/);
   assert.doesNotMatch(text, /\bH1\b/);
   const long = ARTICLE.replace(/Paragraph/g, 'Hidden');
-  const hidden = cleanedBody(`<article>${ARTICLE}${ARTICLE}</article><div style="visibility:hidden">${long}</div>`);
+  const hidden = cleanedBody(
+    `<article>${ARTICLE}${ARTICLE}</article><div style="visibility:hidden">${long}</div>`,
+  );
   assert.doesNotMatch(hidden, /Hidden 0/);
 });
 
