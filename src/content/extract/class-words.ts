@@ -27,7 +27,7 @@ const NO_NAMES: string[][] = [];
 export function splitWords(name: string): string[] {
   const words: string[] = [];
   for (const part of name.split(/[-_:./]+/)) {
-    if (GENERATED.test(part)) continue;
+    if (GENERATED.test(part) || isObfuscated(part)) continue;
     for (const match of part.replace(/([a-z])([A-Z])/g, '$1 $2').matchAll(/[A-Za-z]+/g)) {
       words.push(match[0].toLowerCase());
     }
@@ -41,6 +41,21 @@ export function splitWords(name: string): string[] {
  * letters are no words: `ad` in a hash is no advertisement. `sidebar2`, `h1` and `ad2` are names.
  */
 const GENERATED = /[A-Za-z][0-9]+[A-Za-z]+[0-9]|[0-9][A-Za-z]+[0-9]+[A-Za-z]|^(?=[a-f]*[0-9])[0-9a-f]{4,}$/i;
+
+/**
+ * A minified class name of 5–8 characters with both cases and a digit between letters (Google's Closure
+ * Stylesheets: `jXK9ad`, `R6PoUb`, `D2fZ2`): its letters are no words, `jXK9ad` is no advertisement. Names
+ * people write keep one case around their digits (`sidebar2`, `col2left`) or have none (`NavBar`).
+ */
+function isObfuscated(part: string): boolean {
+  return (
+    part.length >= 5 &&
+    part.length <= 8 &&
+    /[a-z]/.test(part) &&
+    /[A-Z]/.test(part) &&
+    /[A-Za-z][0-9]+[A-Za-z]/.test(part)
+  );
+}
 
 /**
  * A word of `set`, or a compound that starts or ends with one of its longer words (`relatedposts`,
