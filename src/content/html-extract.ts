@@ -30,6 +30,8 @@ export interface ExtractHtmlOptions {
 export const MAX_NESTING_DEPTH = 512;
 /** Content shorter than this gives way to the whole body when that holds more than twice as much. */
 export const MIN_ARTICLE_CHARS = 250;
+/** A recalled text shorter than this (or the whole cleaned body) gives way to the page when the page is no article. */
+export const RECALL_YIELD_CHARS = 2 * MIN_ARTICLE_CHARS;
 /** Content this short, however it is chosen, is next to nothing: the cleaned body is written instead. */
 export const NEARLY_EMPTY_CHARS = 50;
 /** Tags past this many are dropped before parsing (their text stays): a page of a million tiny elements costs seconds to parse. */
@@ -58,9 +60,13 @@ export function extractHtml(
   const stats = cleanDocument(document);
   const selection = extractContent({ document, url: baseUrl, metadata }, { skipSteps: options.skipSteps });
   const removals = options.explain ? { removals: selection.removals } : {};
+  // A recalled text that is itself short, or the whole page as cleaned, is no better a guess than the
+  // page without its furniture: a grid of items, each a link and a line, gives way first.
+  const recalled = recall(html, selection, stats, baseUrl, metadata, options);
   const fallback =
-    recall(html, selection, stats, baseUrl, metadata, options) ??
-    giveWay(html, document, selection, baseUrl, metadata, options);
+    recalled === undefined || recalled.short
+      ? (giveWay(html, document, selection, baseUrl, metadata, options) ?? recalled)
+      : recalled;
   if (fallback) {
     return {
       ...definedOnly(metadata),
@@ -85,12 +91,18 @@ interface Fallback {
   extractor: string;
 }
 
+/** What the recall fallback found, and whether it is short enough to give way to the page (`giveWay`). */
+interface Recalled extends Fallback {
+  short: boolean;
+}
+
 /**
  * The recall fallback, for a choice shorter than `MIN_ARTICLE_CHARS` that may be a fragment of the page's
  * text (a gallery's captions, a stray teaser, an article whose wrapper was taken for furniture): the
  * body without its furniture when that holds more than twice as much; else the best block of the page
  * with its furniture left in, on the same terms; else, when everything is next to nothing, the body as
- * cleaned, so a page with text never comes out empty. `undefined`: the choice stands.
+ * cleaned, so a page with text never comes out empty. `undefined`: the choice stands. `short` when what
+ * it found holds under `RECALL_YIELD_CHARS`, or is that whole body: then give-way goes first.
  */
 function recall(
   html: string,
@@ -99,7 +111,7 @@ function recall(
   baseUrl: URL | undefined,
   metadata: PageMetadata,
   options: ExtractHtmlOptions,
-): Fallback | undefined {
+): Recalled | undefined {
   const chosenChars = textChars(selection.roots);
   if (chosenChars >= MIN_ARTICLE_CHARS) return undefined;
   let most = chosenChars;
@@ -115,12 +127,13 @@ function recall(
         root: assemble(document, fallback.roots, fallback.title),
         removals: fallback.removals,
         extractor: 'body',
+        short: chars < RECALL_YIELD_CHARS,
       };
     }
     most = Math.max(most, chars);
   }
   if (most < NEARLY_EMPTY_CHARS && chosenChars * 2 < stats.textLength) {
-    return { root: parseCleaned(html).body, removals: [], extractor: 'body' };
+    return { root: parseCleaned(html).body, removals: [], extractor: 'body', short: true };
   }
   return undefined;
 }
