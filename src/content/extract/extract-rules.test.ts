@@ -232,3 +232,39 @@ test('give-way: a page that says it is an article (og:type) keeps its chosen blo
   assert.equal(extractor, 'generic');
   assertLacks(text, ['Cross-region queries']);
 });
+
+test('give-way: a short recalled text yields to the page, so a grid of link tiles is written, not cut', () => {
+  // Before: the chosen block was under 250 characters, the recall fallback ran first and wrote the body
+  // pruned, which took out every tile (each is mostly its link) and left the intro and the shipping note.
+  const { text, extractor } = extract('giveway--product-grid.html');
+  assert.equal(extractor, 'page');
+  assertHas(text, [
+    'Road, trail and track',
+    "Trail runner with a waterproof membrane, men's $89.00",
+    "Kids' running shoe with hook-and-loop straps $55.00",
+    'Orders over $50 ship free',
+  ]);
+  assertLacks(text, ['Privacy', '© 2026 Example Outfitters']);
+});
+
+test('furniture: a labelled line named for comments ("Comments: 14 pages") is an item’s field; a comment section still goes', () => {
+  // Before: each paper's `<div class="list-comments">` went as a comment section, so every item lost its
+  // "Comments:" line (the paper's pages, figures, venue).
+  const { text } = extract('prune--labelled-comments-line.html');
+  assertHas(text, [
+    'Comments: 14 pages, 5 figures, accepted at a workshop',
+    'Comments: 11 pages, 2 tables',
+    'We revisit sparse attention patterns',
+  ]);
+  assertLacks(text, ['Comments on this list', 'Could the list be sorted', 'reader_two']);
+});
+
+test('prune: "Cost per Credit:" is a price line, not a picture credit; credits after a caption or a picture word go', () => {
+  // Before: `credit:` after any space read as a picture credit, so each school's price line went.
+  const { text } = extract('prune--credit-in-a-price-line.html');
+  assertHas(text, [
+    'Cost per Credit: In-State $1,500 | Out-of-State $1,500',
+    'Cost per Credit: In-State $1,100 | Out-of-State $1,250',
+  ]);
+  assertLacks(text, ['Credit: Jane Roe', 'Photo credit: Example Images']);
+});
