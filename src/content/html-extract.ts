@@ -1,4 +1,5 @@
 import { extractContent } from './extract/extract-content.ts';
+import { insideNeverWrapper } from './extract/furniture.ts';
 import { visibleChars } from './extract/text-stats.ts';
 import type { ContentSelection, Removal } from './extract/types.ts';
 import { cdataAsBrowsers } from './html/bogus-cdata.ts';
@@ -121,7 +122,10 @@ function recall(
     const fallback = extractContent({ document, url: baseUrl, metadata }, { skipSteps });
     const chars = textChars(fallback.roots);
     // Without furniture removal, only a block the scoring chose will do: never the page as it is.
-    const chosen = step === 'pick-content' || !fallback.roots.includes(document.body);
+    // Nor a cookie or login panel's text, which furniture removal would have taken out whatever it held.
+    const chosen =
+      step === 'pick-content' ||
+      (!fallback.roots.includes(document.body) && !fallback.roots.some(insideNeverWrapper));
     if (chosen && chosenChars * 2 < chars) {
       return {
         root: assemble(document, fallback.roots, fallback.title),

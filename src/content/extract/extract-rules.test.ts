@@ -268,3 +268,12 @@ test('prune: "Cost per Credit:" is a price line, not a picture credit; credits a
   ]);
   assertLacks(text, ['Credit: Jane Roe', 'Photo credit: Example Images']);
 });
+
+test('recall: a cookie or consent panel is never the recalled block; the listing gives way to the page', () => {
+  // Before: the recall fallback, run without furniture removal, took the consent panel's preference
+  // centre (the only prose on the page) for the content, and the recipes were gone.
+  const { text, extractor } = extract('recall--consent-panel-is-no-article.html');
+  assert.equal(extractor, 'page');
+  assertHas(text, ['Our tomato sauces, from a quick weeknight', 'Raw tomato sauce for hot spaghetti']);
+  assertLacks(text, ['Privacy preference centre', 'Performance cookies', 'Privacy policy']);
+});

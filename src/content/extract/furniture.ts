@@ -1,3 +1,4 @@
+import { ELEMENT_NODE } from '../html/dom.ts';
 import type { LightElement } from '../html/light-dom.ts';
 import { BOILERPLATE, COMMENTS, classNames, furnitureWord, NEVER_WRAPPER } from './class-words.ts';
 import { inRunningText } from './running-text.ts';
@@ -98,6 +99,19 @@ function labelledLine(element: LightElement, measured: TextStats | undefined): b
   if (!measured || measured.chars === 0 || measured.chars > MAX_LABELLED_LINE_CHARS) return false;
   if (measured.ownChars < measured.chars * 0.9 || measured.linkChars >= measured.chars * 0.5) return false;
   return LABEL.test(element.textContent);
+}
+
+/**
+ * Whether the element stands in (or is) a block named as what never wraps an article (a cookie or
+ * consent panel, a login or newsletter dialog: `NEVER_WRAPPER`): text found there is that panel's own.
+ */
+export function insideNeverWrapper(element: LightElement): boolean {
+  for (let node: LightElement | null = element; node; node = node.parentNode as LightElement | null) {
+    if (node.nodeType !== ELEMENT_NODE) break;
+    if (!node.hasAttributes()) continue;
+    if (classNames(node).some((words) => words.some((word) => NEVER_WRAPPER.has(word)))) return true;
+  }
+  return false;
 }
 
 /** A verdict by name or role, unless the element is a piece of a sentence. */
