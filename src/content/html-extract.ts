@@ -152,7 +152,8 @@ export const GIVE_WAY_MAX_CHARS = 1000;
  * article: a listing, a category grid, a service's landing page) whose chosen block holds less than `GIVE_WAY_SHARE` of the
  * text left once the furniture (navigation, header, footer, sidebars) is out: its items are each a
  * link and a line, which scoring by paragraphs passes over for the one block of prose on the page. The
- * body without its furniture is written instead, its link lists kept. `undefined`: the choice stands.
+ * body without its furniture is written instead, its link lists kept, from its one headline on (what
+ * stands before that is the site's header: `cutBeforeHeadline`). `undefined`: the choice stands.
  */
 function giveWay(
   html: string,
@@ -172,6 +173,7 @@ function giveWay(
   const skipSteps = new Set([...(options.skipSteps ?? []), 'pick-content', 'prune-content']);
   const fallback = extractContent({ document, url: baseUrl, metadata }, { skipSteps });
   if (textChars(fallback.roots) <= chosenChars) return undefined;
+  cutBeforeHeadline(fallback.roots);
   return {
     root: assemble(document, fallback.roots, fallback.title),
     removals: fallback.removals,
@@ -237,4 +239,23 @@ function definedOnly(metadata: PageMetadata): PageMetadata {
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => [key, typeof value === 'string' ? stripInvisible(value) : value]),
   );
+}
+
+/**
+ * In a page given way to, what stands before its one headline (`<h1>`) is the site's header left in (its
+ * sign-in and app links, a tagline, a language menu not named as furniture): it goes. With no `<h1>`, or
+ * several, nothing is cut.
+ */
+function cutBeforeHeadline(roots: LightElement[]): void {
+  const headlines = roots
+    .flatMap((root) => root.getElementsByTagName('h1'))
+    .filter((headline) => visibleChars(headline.textContent) > 0);
+  if (headlines.length !== 1) return;
+  for (
+    let node = headlines[0]!;
+    !roots.includes(node) && node.parentNode;
+    node = node.parentNode as LightElement
+  ) {
+    while (node.previousSibling) node.previousSibling.remove();
+  }
 }

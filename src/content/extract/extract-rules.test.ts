@@ -277,3 +277,24 @@ test('recall: a cookie or consent panel is never the recalled block; the listing
   assertHas(text, ['Our tomato sauces, from a quick weeknight', 'Raw tomato sauce for hot spaghetti']);
   assertLacks(text, ['Privacy preference centre', 'Performance cookies', 'Privacy policy']);
 });
+
+test('give-way: what stands before the page’s one headline is the site’s header, and goes', () => {
+  // Before: the page given way to kept a header bar not named as furniture ("Open in app", a language
+  // menu) above the listing's headline.
+  const html = readFileSync(new URL('giveway--news-listing.html', FIXTURES), 'utf8').replace(
+    '<main>',
+    '<div class="topbar"><a href="/write">Write for us</a> <a href="/app">Open in app</a> <span>Choose your language: English, Français, Deutsch</span></div>\n<main><h1>Engineering news</h1>',
+  );
+  const { text, extractor } = extractHtml(html, { url: 'https://www.example.org/news/', mode: 'text' });
+  assert.equal(extractor, 'page');
+  assertHas(text, [
+    'Engineering news',
+    'Example Weekly facilitates the spread',
+    'Cross-region queries arrive',
+  ]);
+  assertLacks(text, ['Open in app', 'Choose your language']);
+  // With two headlines there is no telling which one the page is under: nothing is cut.
+  const twoHeadlines = html.replace('<h2>Latest news</h2>', '<h1>Latest news</h1>');
+  const uncut = extractHtml(twoHeadlines, { url: 'https://www.example.org/news/', mode: 'text' }).text;
+  assertHas(uncut, ['Choose your language']);
+});
