@@ -118,12 +118,12 @@ test('readability: an inline element named like furniture stays in its sentence 
  * measured figure (in the comment) less about 0.005.
  */
 const WCXB_MIN_F1: Record<WcxbPageType | 'all', number> = {
-  all: 0.842, // 0.847
+  all: 0.843, // 0.848
   article: 0.938, // 0.943
   documentation: 0.913, // 0.918
   service: 0.793, // 0.798
   forum: 0.796, // 0.801
-  listing: 0.648, // 0.653
+  listing: 0.661, // 0.666
   collection: 0.604, // 0.609
   product: 0.562, // 0.567
 };

@@ -149,7 +149,7 @@ export const GIVE_WAY_MAX_CHARS = 1000;
 
 /**
  * The give-way rule, for a page that is no article (no publication date in its metadata, no `og:type`
- * article: a listing, a category grid, a service's landing page) whose chosen block holds less than `GIVE_WAY_SHARE` of the
+ * article unless the choice is under `MIN_ARTICLE_CHARS`: a listing, a category grid, a service's landing page) whose chosen block holds less than `GIVE_WAY_SHARE` of the
  * text left once the furniture (navigation, header, footer, sidebars) is out: its items are each a
  * link and a line, which scoring by paragraphs passes over for the one block of prose on the page. The
  * body without its furniture is written instead, its link lists kept, from its one headline on (what
@@ -163,10 +163,11 @@ function giveWay(
   metadata: PageMetadata,
   options: ExtractHtmlOptions,
 ): Fallback | undefined {
-  if (selection.pageChars === undefined || metadata.publishedAt !== undefined || declaredArticle(page)) {
-    return undefined;
-  }
+  if (selection.pageChars === undefined || metadata.publishedAt !== undefined) return undefined;
   const chosenChars = textChars(selection.roots);
+  // A page that says it is an article is taken at its word when the choice could be one: not when it is
+  // shorter than any article (listings say `og:type` article too).
+  if (declaredArticle(page) && chosenChars >= MIN_ARTICLE_CHARS) return undefined;
   if (chosenChars >= GIVE_WAY_MAX_CHARS || chosenChars >= selection.pageChars * GIVE_WAY_SHARE)
     return undefined;
   const document = parseCleaned(html);

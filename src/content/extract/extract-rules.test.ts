@@ -223,14 +223,26 @@ test('give-way: a listing that is no article is written whole (furniture out) wh
   assertLacks(text, ['Podcasts', 'Privacy', '© 2026']);
 });
 
-test('give-way: a page that says it is an article (og:type) keeps its chosen block, however small', () => {
-  const html = readFileSync(new URL('giveway--news-listing.html', FIXTURES), 'utf8').replace(
-    'content="website"',
-    'content="article"',
-  );
+test('give-way: a page that says it is an article (og:type) keeps a chosen block that could be one; not a shorter one', () => {
+  // The intro is made longer than any article's minimum: the page is taken at its word.
+  const html = readFileSync(new URL('giveway--news-listing.html', FIXTURES), 'utf8')
+    .replace('content="website"', 'content="article"')
+    .replace(
+      'written by practitioners for practitioners.',
+      'written by practitioners for practitioners. Every week our editors pick the changes to languages, platforms and practices that matter, and explain them in plain words, with the trade-offs that come with them.',
+    );
   const { text, extractor } = extractHtml(html, { url: 'https://www.example.org/news/', mode: 'text' });
   assert.equal(extractor, 'generic');
   assertLacks(text, ['Cross-region queries']);
+  // Before: with the intro alone (under 250 characters, shorter than any article) `og:type` article still
+  // held the page to it, and a listing that says so (many do) came out as one sentence.
+  const short = readFileSync(new URL('giveway--news-listing.html', FIXTURES), 'utf8').replace(
+    'content="website"',
+    'content="article"',
+  );
+  const listing = extractHtml(short, { url: 'https://www.example.org/news/', mode: 'text' });
+  assert.equal(listing.extractor, 'page');
+  assertHas(listing.text, ['Cross-region queries arrive in the warehouse preview']);
 });
 
 test('give-way: a short recalled text yields to the page, so a grid of link tiles is written, not cut', () => {
