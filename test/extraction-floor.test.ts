@@ -118,18 +118,18 @@ test('readability: an inline element named like furniture stays in its sentence 
  * measured figure (in the comment) less about 0.005.
  */
 const WCXB_MIN_F1: Record<WcxbPageType | 'all', number> = {
-  all: 0.837, // 0.842
+  all: 0.843, // 0.848
   article: 0.938, // 0.943
   documentation: 0.913, // 0.918
-  service: 0.791, // 0.796
+  service: 0.793, // 0.798
   forum: 0.796, // 0.801
-  listing: 0.599, // 0.604
-  collection: 0.575, // 0.58
+  listing: 0.661, // 0.666
+  collection: 0.604, // 0.609
   product: 0.562, // 0.567
 };
 /**
  * wcxb-dev, truth paragraphs (12+ words) with words cut out of them in ours: at most this share (measured
- * 0.80 %; Readability over linkedom 0.86 %).
+ * 0.79 %; Readability over linkedom 0.86 %).
  */
 const WCXB_MAX_HOLED = 0.008;
 

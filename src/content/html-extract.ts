@@ -1,4 +1,5 @@
 import { extractContent } from './extract/extract-content.ts';
+import { insideNeverWrapper } from './extract/furniture.ts';
 import { visibleChars } from './extract/text-stats.ts';
 import type { ContentSelection, Removal } from './extract/types.ts';
 import { cdataAsBrowsers } from './html/bogus-cdata.ts';
@@ -30,6 +31,8 @@ export interface ExtractHtmlOptions {
 export const MAX_NESTING_DEPTH = 512;
 /** Content shorter than this gives way to the whole body when that holds more than twice as much. */
 export const MIN_ARTICLE_CHARS = 250;
+/** A recalled text shorter than this (or the whole cleaned body) gives way to the page when the page is no article. */
+export const RECALL_YIELD_CHARS = 2 * MIN_ARTICLE_CHARS;
 /** Content this short, however it is chosen, is next to nothing: the cleaned body is written instead. */
 export const NEARLY_EMPTY_CHARS = 50;
 /** Tags past this many are dropped before parsing (their text stays): a page of a million tiny elements costs seconds to parse. */
@@ -58,9 +61,13 @@ export function extractHtml(
   const stats = cleanDocument(document);
   const selection = extractContent({ document, url: baseUrl, metadata }, { skipSteps: options.skipSteps });
   const removals = options.explain ? { removals: selection.removals } : {};
+  // A recalled text that is itself short, or the whole page as cleaned, is no better a guess than the
+  // page without its furniture: a grid of items, each a link and a line, gives way first.
+  const recalled = recall(html, selection, stats, baseUrl, metadata, options);
   const fallback =
-    recall(html, selection, stats, baseUrl, metadata, options) ??
-    giveWay(html, document, selection, baseUrl, metadata, options);
+    recalled === undefined || recalled.short
+      ? (giveWay(html, document, selection, baseUrl, metadata, options) ?? recalled)
+      : recalled;
   if (fallback) {
     return {
       ...definedOnly(metadata),
@@ -85,12 +92,18 @@ interface Fallback {
   extractor: string;
 }
 
+/** What the recall fallback found, and whether it is short enough to give way to the page (`giveWay`). */
+interface Recalled extends Fallback {
+  short: boolean;
+}
+
 /**
  * The recall fallback, for a choice shorter than `MIN_ARTICLE_CHARS` that may be a fragment of the page's
  * text (a gallery's captions, a stray teaser, an article whose wrapper was taken for furniture): the
  * body without its furniture when that holds more than twice as much; else the best block of the page
  * with its furniture left in, on the same terms; else, when everything is next to nothing, the body as
- * cleaned, so a page with text never comes out empty. `undefined`: the choice stands.
+ * cleaned, so a page with text never comes out empty. `undefined`: the choice stands. `short` when what
+ * it found holds under `RECALL_YIELD_CHARS`, or is that whole body: then give-way goes first.
  */
 function recall(
   html: string,
@@ -99,7 +112,7 @@ function recall(
   baseUrl: URL | undefined,
   metadata: PageMetadata,
   options: ExtractHtmlOptions,
-): Fallback | undefined {
+): Recalled | undefined {
   const chosenChars = textChars(selection.roots);
   if (chosenChars >= MIN_ARTICLE_CHARS) return undefined;
   let most = chosenChars;
@@ -109,18 +122,22 @@ function recall(
     const fallback = extractContent({ document, url: baseUrl, metadata }, { skipSteps });
     const chars = textChars(fallback.roots);
     // Without furniture removal, only a block the scoring chose will do: never the page as it is.
-    const chosen = step === 'pick-content' || !fallback.roots.includes(document.body);
+    // Nor a cookie or login panel's text, which furniture removal would have taken out whatever it held.
+    const chosen =
+      step === 'pick-content' ||
+      (!fallback.roots.includes(document.body) && !fallback.roots.some(insideNeverWrapper));
     if (chosen && chosenChars * 2 < chars) {
       return {
         root: assemble(document, fallback.roots, fallback.title),
         removals: fallback.removals,
         extractor: 'body',
+        short: chars < RECALL_YIELD_CHARS,
       };
     }
     most = Math.max(most, chars);
   }
   if (most < NEARLY_EMPTY_CHARS && chosenChars * 2 < stats.textLength) {
-    return { root: parseCleaned(html).body, removals: [], extractor: 'body' };
+    return { root: parseCleaned(html).body, removals: [], extractor: 'body', short: true };
   }
   return undefined;
 }
@@ -132,10 +149,11 @@ export const GIVE_WAY_MAX_CHARS = 1000;
 
 /**
  * The give-way rule, for a page that is no article (no publication date in its metadata, no `og:type`
- * article: a listing, a category grid, a service's landing page) whose chosen block holds less than `GIVE_WAY_SHARE` of the
+ * article unless the choice is under `MIN_ARTICLE_CHARS`: a listing, a category grid, a service's landing page) whose chosen block holds less than `GIVE_WAY_SHARE` of the
  * text left once the furniture (navigation, header, footer, sidebars) is out: its items are each a
  * link and a line, which scoring by paragraphs passes over for the one block of prose on the page. The
- * body without its furniture is written instead, its link lists kept. `undefined`: the choice stands.
+ * body without its furniture is written instead, its link lists kept, from its one headline on (what
+ * stands before that is the site's header: `cutBeforeHeadline`). `undefined`: the choice stands.
  */
 function giveWay(
   html: string,
@@ -145,16 +163,18 @@ function giveWay(
   metadata: PageMetadata,
   options: ExtractHtmlOptions,
 ): Fallback | undefined {
-  if (selection.pageChars === undefined || metadata.publishedAt !== undefined || declaredArticle(page)) {
-    return undefined;
-  }
+  if (selection.pageChars === undefined || metadata.publishedAt !== undefined) return undefined;
   const chosenChars = textChars(selection.roots);
+  // A page that says it is an article is taken at its word when the choice could be one: not when it is
+  // shorter than any article (listings say `og:type` article too).
+  if (declaredArticle(page) && chosenChars >= MIN_ARTICLE_CHARS) return undefined;
   if (chosenChars >= GIVE_WAY_MAX_CHARS || chosenChars >= selection.pageChars * GIVE_WAY_SHARE)
     return undefined;
   const document = parseCleaned(html);
   const skipSteps = new Set([...(options.skipSteps ?? []), 'pick-content', 'prune-content']);
   const fallback = extractContent({ document, url: baseUrl, metadata }, { skipSteps });
   if (textChars(fallback.roots) <= chosenChars) return undefined;
+  cutBeforeHeadline(fallback.roots);
   return {
     root: assemble(document, fallback.roots, fallback.title),
     removals: fallback.removals,
@@ -220,4 +240,23 @@ function definedOnly(metadata: PageMetadata): PageMetadata {
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => [key, typeof value === 'string' ? stripInvisible(value) : value]),
   );
+}
+
+/**
+ * In a page given way to, what stands before its one headline (`<h1>`) is the site's header left in (its
+ * sign-in and app links, a tagline, a language menu not named as furniture): it goes. With no `<h1>`, or
+ * several, nothing is cut.
+ */
+function cutBeforeHeadline(roots: LightElement[]): void {
+  const headlines = roots
+    .flatMap((root) => root.getElementsByTagName('h1'))
+    .filter((headline) => visibleChars(headline.textContent) > 0);
+  if (headlines.length !== 1) return;
+  for (
+    let node = headlines[0]!;
+    !roots.includes(node) && node.parentNode;
+    node = node.parentNode as LightElement
+  ) {
+    while (node.previousSibling) node.previousSibling.remove();
+  }
 }

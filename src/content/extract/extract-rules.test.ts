@@ -245,12 +245,90 @@ test('give-way: a listing that is no article is written whole (furniture out) wh
   assertLacks(text, ['Podcasts', 'Privacy', '© 2026']);
 });
 
-test('give-way: a page that says it is an article (og:type) keeps its chosen block, however small', () => {
-  const html = readFileSync(new URL('giveway--news-listing.html', FIXTURES), 'utf8').replace(
-    'content="website"',
-    'content="article"',
-  );
+test('give-way: a page that says it is an article (og:type) keeps a chosen block that could be one; not a shorter one', () => {
+  // The intro is made longer than any article's minimum: the page is taken at its word.
+  const html = readFileSync(new URL('giveway--news-listing.html', FIXTURES), 'utf8')
+    .replace('content="website"', 'content="article"')
+    .replace(
+      'written by practitioners for practitioners.',
+      'written by practitioners for practitioners. Every week our editors pick the changes to languages, platforms and practices that matter, and explain them in plain words, with the trade-offs that come with them.',
+    );
   const { text, extractor } = extractHtml(html, { url: 'https://www.example.org/news/', mode: 'text' });
   assert.equal(extractor, 'generic');
   assertLacks(text, ['Cross-region queries']);
+  // Before: with the intro alone (under 250 characters, shorter than any article) `og:type` article still
+  // held the page to it, and a listing that says so (many do) came out as one sentence.
+  const short = readFileSync(new URL('giveway--news-listing.html', FIXTURES), 'utf8').replace(
+    'content="website"',
+    'content="article"',
+  );
+  const listing = extractHtml(short, { url: 'https://www.example.org/news/', mode: 'text' });
+  assert.equal(listing.extractor, 'page');
+  assertHas(listing.text, ['Cross-region queries arrive in the warehouse preview']);
+});
+
+test('give-way: a short recalled text yields to the page, so a grid of link tiles is written, not cut', () => {
+  // Before: the chosen block was under 250 characters, the recall fallback ran first and wrote the body
+  // pruned, which took out every tile (each is mostly its link) and left the intro and the shipping note.
+  const { text, extractor } = extract('giveway--product-grid.html');
+  assert.equal(extractor, 'page');
+  assertHas(text, [
+    'Road, trail and track',
+    "Trail runner with a waterproof membrane, men's $89.00",
+    "Kids' running shoe with hook-and-loop straps $55.00",
+    'Orders over $50 ship free',
+  ]);
+  assertLacks(text, ['Privacy', '© 2026 Example Outfitters']);
+});
+
+test('furniture: a labelled line named for comments ("Comments: 14 pages") is an item’s field; a comment section still goes', () => {
+  // Before: each paper's `<div class="list-comments">` went as a comment section, so every item lost its
+  // "Comments:" line (the paper's pages, figures, venue).
+  const { text } = extract('prune--labelled-comments-line.html');
+  assertHas(text, [
+    'Comments: 14 pages, 5 figures, accepted at a workshop',
+    'Comments: 11 pages, 2 tables',
+    'We revisit sparse attention patterns',
+  ]);
+  assertLacks(text, ['Comments on this list', 'Could the list be sorted', 'reader_two']);
+});
+
+test('prune: "Cost per Credit:" is a price line, not a picture credit; credits after a caption or a picture word go', () => {
+  // Before: `credit:` after any space read as a picture credit, so each school's price line went.
+  const { text } = extract('prune--credit-in-a-price-line.html');
+  assertHas(text, [
+    'Cost per Credit: In-State $1,500 | Out-of-State $1,500',
+    'Cost per Credit: In-State $1,100 | Out-of-State $1,250',
+  ]);
+  assertLacks(text, ['Credit: Jane Roe', 'Photo credit: Example Images']);
+});
+
+test('recall: a cookie or consent panel is never the recalled block; the listing gives way to the page', () => {
+  // Before: the recall fallback, run without furniture removal, took the consent panel's preference
+  // centre (the only prose on the page) for the content, and the recipes were gone.
+  const { text, extractor } = extract('recall--consent-panel-is-no-article.html');
+  assert.equal(extractor, 'page');
+  assertHas(text, ['Our tomato sauces, from a quick weeknight', 'Raw tomato sauce for hot spaghetti']);
+  assertLacks(text, ['Privacy preference centre', 'Performance cookies', 'Privacy policy']);
+});
+
+test('give-way: what stands before the page’s one headline is the site’s header, and goes', () => {
+  // Before: the page given way to kept a header bar not named as furniture ("Open in app", a language
+  // menu) above the listing's headline.
+  const html = readFileSync(new URL('giveway--news-listing.html', FIXTURES), 'utf8').replace(
+    '<main>',
+    '<div class="topbar"><a href="/write">Write for us</a> <a href="/app">Open in app</a> <span>Choose your language: English, Français, Deutsch</span></div>\n<main><h1>Engineering news</h1>',
+  );
+  const { text, extractor } = extractHtml(html, { url: 'https://www.example.org/news/', mode: 'text' });
+  assert.equal(extractor, 'page');
+  assertHas(text, [
+    'Engineering news',
+    'Example Weekly facilitates the spread',
+    'Cross-region queries arrive',
+  ]);
+  assertLacks(text, ['Open in app', 'Choose your language']);
+  // With two headlines there is no telling which one the page is under: nothing is cut.
+  const twoHeadlines = html.replace('<h2>Latest news</h2>', '<h1>Latest news</h1>');
+  const uncut = extractHtml(twoHeadlines, { url: 'https://www.example.org/news/', mode: 'text' }).text;
+  assertHas(uncut, ['Choose your language']);
 });

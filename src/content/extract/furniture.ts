@@ -1,3 +1,4 @@
+import { ELEMENT_NODE } from '../html/dom.ts';
 import type { LightElement } from '../html/light-dom.ts';
 import { BOILERPLATE, COMMENTS, classNames, furnitureWord, NEVER_WRAPPER } from './class-words.ts';
 import { inRunningText } from './running-text.ts';
@@ -71,7 +72,10 @@ export function furnitureReason(
   const names = classNames(element);
   if (names.length === 0) return undefined;
   const comment = furnitureWord(names, COMMENTS);
-  if (comment) return prose < wholeProse * 0.75 ? byName(element, `class/id "${comment}"`) : undefined;
+  if (comment) {
+    if (prose >= wholeProse * 0.75 || labelledLine(element, measured)) return undefined;
+    return byName(element, `class/id "${comment}"`);
+  }
   const boilerplate = furnitureWord(names, BOILERPLATE);
   if (!boilerplate) return undefined;
   // `toc` names a table of contents, which is links, and as often the sections it points to
@@ -79,6 +83,35 @@ export function furnitureReason(
   if (boilerplate === 'toc' && prose >= 200 && (measured?.linkChars ?? 0) < chars * 0.5) return undefined;
   if (wrapper && !names.some((words) => words.some((word) => NEVER_WRAPPER.has(word)))) return undefined;
   return byName(element, `class/id "${boilerplate}"`);
+}
+
+/** Longest text read as one labelled line of an item (`Comments: 12 pages, 4 figures`). */
+const MAX_LABELLED_LINE_CHARS = 300;
+/** A field's label: a few words and a colon at the start of the line. */
+const LABEL = /^\s*[\p{L}][\p{L} ]{0,30}:/u;
+
+/**
+ * A short line of text that starts with its label (`Comments: 12 pages, 4 figures`, `Replies: none`):
+ * one field of an item, named for what it says, not a section of posts. A comment section holds posts
+ * (blocks of their own), or links to them.
+ */
+function labelledLine(element: LightElement, measured: TextStats | undefined): boolean {
+  if (!measured || measured.chars === 0 || measured.chars > MAX_LABELLED_LINE_CHARS) return false;
+  if (measured.ownChars < measured.chars * 0.9 || measured.linkChars >= measured.chars * 0.5) return false;
+  return LABEL.test(element.textContent);
+}
+
+/**
+ * Whether the element stands in (or is) a block named as what never wraps an article (a cookie or
+ * consent panel, a login or newsletter dialog: `NEVER_WRAPPER`): text found there is that panel's own.
+ */
+export function insideNeverWrapper(element: LightElement): boolean {
+  for (let node: LightElement | null = element; node; node = node.parentNode as LightElement | null) {
+    if (node.nodeType !== ELEMENT_NODE) break;
+    if (!node.hasAttributes()) continue;
+    if (classNames(node).some((words) => words.some((word) => NEVER_WRAPPER.has(word)))) return true;
+  }
+  return false;
 }
 
 /** A verdict by name or role, unless the element is a piece of a sentence. */

@@ -42,9 +42,12 @@ const AD_LABEL =
 
 /** Longest text read as a picture credit or caption line. */
 const MAX_CREDIT_CHARS = 150;
-/** "Foto: …", "Credit: …", "© …", stock agencies: the credit line of a picture. */
+/**
+ * "Foto: …", "Credit: …", "Photo credit: …", "© …", stock agencies: the credit line of a picture. A
+ * credit after other words is a picture's only after a sentence or a picture word ("Cost per Credit: $1,500" is a price).
+ */
 const CREDIT =
-  /(?:^|[\s(|/])(?:fotos?|photos?|bild(?:er|quelle)?|titelbild|image|credits?|cr[ée]dits?(?: photos?)?|cr[ée]dito|fuente|quelle)\s*:|^\s*(?:©|\(c\)\s|copyright\b)|getty ?images|shutterstock|istock(?:photo)?(?:\.com)?\b|\bimago\b|\(foto\b/i;
+  /(?:^|[\s(|/])(?:fotos?|photos?|bild(?:er|quelle)?|titelbild|image|cr[ée]dits? photos?|cr[ée]dito|fuente|quelle)\s*:|(?:^|[(|/.!?]|(?:photos?|image|picture)\s)\s*cr[ée]dits?\s*:|^\s*(?:©|\(c\)\s|copyright\b)|getty ?images|shutterstock|istock(?:photo)?(?:\.com)?\b|\bimago\b|\(foto\b/i;
 
 /**
  * Inside the chosen content: furniture (as on the page), bylines, dates, captions and tag lists by their
