@@ -103,7 +103,7 @@ function labelledLine(element: LightElement, measured: TextStats | undefined): b
 
 /**
  * Whether the element stands in (or is) a block named as what never wraps an article (a cookie or
- * consent panel, a login or newsletter dialog: `NEVER_WRAPPER`): text found there is that panel's own.
+ * consent panel, a login dialog: `NEVER_WRAPPER`): text found there is that panel's own.
  */
 export function insideNeverWrapper(element: LightElement): boolean {
   for (let node: LightElement | null = element; node; node = node.parentNode as LightElement | null) {
