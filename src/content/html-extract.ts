@@ -97,6 +97,7 @@ export const DESCRIPTION_COVERED_SHARE = 0.5;
  * before the extractors took anything out.
  */
 function described(root: LightElement, jsonLd: readonly string[]): LightElement {
+  if (jsonLd.length === 0) return root;
   const text = readText(root);
   if (visibleChars(text) >= GIVE_WAY_MAX_CHARS) return root;
   const description = readJsonLdDescription(jsonLd, DESCRIPTION_MIN_CHARS);

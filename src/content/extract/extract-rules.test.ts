@@ -253,8 +253,9 @@ test('give-way: a page that says it is an article (og:type) keeps its chosen blo
 });
 
 test('links: a list of references (text beside each link) and a paragraph with 40 % of it outside links stay; a list of links goes', () => {
-  // Before: any list or paragraph more than half link text went: the sources, with their authors and
-  // journals, and "Counted through <a>three summers</a> by <a>volunteer counters</a> in Westhaven."
+  // Before: any list or paragraph more than half link text went: the sources with their authors and
+  // journals (in the site's own library, so not an outbound list), and "Counted through <a>three
+  // summers</a> by <a>volunteer counters</a> in Westhaven."
   const { text } = extract('links--reference-list-and-linked-prose.html');
   assertHas(text, [
     'Temperature swings in intertidal pools',
