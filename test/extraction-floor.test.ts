@@ -118,8 +118,8 @@ test('readability: an inline element named like furniture stays in its sentence 
  * measured figure (in the comment) less about 0.005.
  */
 const WCXB_MIN_F1: Record<WcxbPageType | 'all', number> = {
-  all: 0.84, // 0.845
-  article: 0.94, // 0.945
+  all: 0.842, // 0.847
+  article: 0.944, // 0.949
   documentation: 0.918, // 0.923
   service: 0.792, // 0.797
   forum: 0.796, // 0.801
@@ -129,7 +129,7 @@ const WCXB_MIN_F1: Record<WcxbPageType | 'all', number> = {
 };
 /**
  * wcxb-dev, truth paragraphs (12+ words) with words cut out of them in ours: at most this share (measured
- * 0.79 %; Readability over linkedom 0.86 %).
+ * 0.80 %; Readability over linkedom 0.86 %).
  */
 const WCXB_MAX_HOLED = 0.008;
 
