@@ -31,8 +31,8 @@ import {
 import { htmlText } from '../bench/extract-text.ts';
 import { renderContent } from '../src/content/render-content.ts';
 
-/** trafilatura-dev, trafilatura's metric (snippet F1 over all pages): measured 0.936. */
-const TRAFILATURA_DEV_MIN_F1 = 0.931;
+/** trafilatura-dev, trafilatura's metric (snippet F1 over all pages): measured 0.937. */
+const TRAFILATURA_DEV_MIN_F1 = 0.932;
 /** readability, agreement with Readability.js's own output (word-shingle F1): measured 0.955. */
 const READABILITY_MIN_AGREEMENT = 0.95;
 /**

@@ -1,15 +1,20 @@
 import { extractContent } from './extract/extract-content.ts';
 import { insideNeverWrapper } from './extract/furniture.ts';
-import { visibleChars } from './extract/text-stats.ts';
+import { readText, visibleChars } from './extract/text-stats.ts';
 import type { ContentSelection, Removal } from './extract/types.ts';
 import { cdataAsBrowsers } from './html/bogus-cdata.ts';
 import { cleanDocument, type DocumentStats } from './html/clean-document.ts';
 import type { DomElement } from './html/dom.ts';
 import { flatText } from './html/flat-text.ts';
-import type { LightDocument, LightElement } from './html/light-dom.ts';
+import { type LightDocument, LightElement } from './html/light-dom.ts';
 import { limitNesting } from './html/limit-nesting.ts';
 import { parseDocument } from './html/parse-document.ts';
-import { type PageMetadata, readMetadata } from './html/read-metadata.ts';
+import {
+  jsonLdSources,
+  type PageMetadata,
+  readJsonLdDescription,
+  readMetadata,
+} from './html/read-metadata.ts';
 import { documentBaseUrl } from './html/resolve-url.ts';
 import { serializeContent } from './html/serialize-content.ts';
 import type { Heading } from './html/sink.ts';
@@ -54,6 +59,7 @@ export function extractHtml(
     limitNesting(html, MAX_NESTING_DEPTH, { maxElements: MAX_PARSED_ELEMENTS }).html,
   );
   const metadata = readMetadata(document);
+  const jsonLd = jsonLdSources(document);
   const baseUrl = documentBaseUrl(
     options.url,
     document.getElementsByTagName('base')[0]?.getAttribute('href'),
@@ -71,7 +77,7 @@ export function extractHtml(
   if (fallback) {
     return {
       ...definedOnly(metadata),
-      ...write(fallback.root, options.mode, baseUrl),
+      ...write(described(fallback.root, jsonLd), options.mode, baseUrl),
       extractor: fallback.extractor,
       ...(options.explain ? { removals: [...selection.removals, ...fallback.removals] } : {}),
     };
@@ -79,10 +85,49 @@ export function extractHtml(
   const root = assemble(document, selection.roots, selection.title);
   return {
     ...definedOnly(metadata),
-    ...write(root, options.mode, baseUrl),
+    ...write(described(root, jsonLd), options.mode, baseUrl),
     extractor: selection.extractor,
     ...removals,
   };
+}
+
+/** A JSON-LD description shorter than this is a tagline, not the item's text. */
+export const DESCRIPTION_MIN_CHARS = 150;
+/** The description is missing from the content when less than this share of its word pairs are in it. */
+export const DESCRIPTION_COVERED_SHARE = 0.5;
+
+/**
+ * The content with the page's JSON-LD product description put in front of it, after its headline, when
+ * the content is short (under `GIVE_WAY_MAX_CHARS`) and does not hold it: a product page whose text is
+ * rendered by scripts, or sits in a sheet or tab the extractor passed over. A long content is the page's
+ * text already, which a description only repeats in other words. `jsonLd`: the page's JSON-LD, read
+ * before the extractors took anything out.
+ */
+function described(root: LightElement, jsonLd: readonly string[]): LightElement {
+  if (jsonLd.length === 0) return root;
+  const text = readText(root);
+  if (visibleChars(text) >= GIVE_WAY_MAX_CHARS) return root;
+  const description = readJsonLdDescription(jsonLd, DESCRIPTION_MIN_CHARS);
+  if (description === undefined) return root;
+  const pairs = wordPairs(description);
+  const have = new Set(wordPairs(text));
+  let found = 0;
+  for (const pair of pairs) if (have.has(pair)) found += 1;
+  if (found >= pairs.length * DESCRIPTION_COVERED_SHARE) return root;
+  const paragraph = new LightElement('p');
+  paragraph.textContent = description;
+  const heading = root.getElementsByTagName('h1')[0];
+  const parent = heading?.parentNode as LightElement | null | undefined;
+  if (heading && parent) parent.insertBefore(paragraph, heading.nextSibling);
+  else root.insertBefore(paragraph, root.firstChild);
+  return root;
+}
+
+function wordPairs(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const pairs: string[] = [];
+  for (let index = 0; index + 1 < words.length; index += 1) pairs.push(`${words[index]} ${words[index + 1]}`);
+  return pairs;
 }
 
 /** What a fallback writes instead of the choice: `body` (recall), `page` (give-way). */

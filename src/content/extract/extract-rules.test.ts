@@ -332,3 +332,35 @@ test('give-way: what stands before the page’s one headline is the site’s hea
   const uncut = extractHtml(twoHeadlines, { url: 'https://www.example.org/news/', mode: 'text' }).text;
   assertHas(uncut, ['Choose your language']);
 });
+
+test('links: a list of references (text beside each link) and a paragraph with 40 % of it outside links stay; a list of links goes', () => {
+  // Before: any list or paragraph more than half link text went: the sources with their authors and
+  // journals (in the site's own library, so not an outbound list), and "Counted through <a>three
+  // summers</a> by <a>volunteer counters</a> in Westhaven."
+  const { text } = extract('links--reference-list-and-linked-prose.html');
+  assertHas(text, [
+    'Temperature swings in intertidal pools',
+    'Coast. Ecol. 14',
+    'Ten years of shore surveys',
+    'Counted through three summers by volunteer counters in Westhaven',
+  ]);
+  assertLacks(text, ['Where the grey seals haul out', 'The kelp forest after the storm']);
+});
+
+test('product: a JSON-LD product description the page renders by script is written after the headline', () => {
+  // Before: the description was only in the JSON-LD (the page's script fills it in), so the output was
+  // the name, the price and the colour.
+  const { text } = extract('product--json-ld-description.html');
+  assertHas(text, ['keeps water cold for a whole day on the trail', 'the cap doubles as a cup']);
+  assert.ok(text.indexOf('Trail Flask 750 ml') < text.indexOf('A double-walled steel flask'), text);
+  assertLacks(text, ['<p>']);
+});
+
+test('product: a JSON-LD description the content already holds is not written twice', () => {
+  const html = readFileSync(new URL('product--json-ld-description.html', FIXTURES), 'utf8').replace(
+    '<div id="product-app"></div>',
+    '<div id="product-app"><p>A double-walled steel flask that keeps water cold for a whole day on the trail.</p><p>The wide mouth takes ice cubes, the cap doubles as a cup, and the powder coat gives a firm grip with wet or gloved hands.</p></div>',
+  );
+  const { text } = extractHtml(html, { url: 'https://www.example.org/p/flask', mode: 'text' });
+  assert.equal(text.split('keeps water cold').length, 2, text);
+});

@@ -61,6 +61,21 @@ export interface TextStats {
   ownLinkChars: number;
 }
 
+/** The text of `root` as a reader gets it: that of scripts, styles, forms' controls and the like left out (`UNREAD`). */
+export function readText(root: LightElement): string {
+  let text = '';
+  const walk = (element: LightElement) => {
+    for (const node of element.childNodes) {
+      if (node.nodeType === TEXT_NODE) text += (node as LightText).data;
+      else if (node.nodeType === ELEMENT_NODE && !UNREAD.has((node as LightElement).localName)) {
+        walk(node as LightElement);
+      }
+    }
+  };
+  walk(root);
+  return text;
+}
+
 /** Visible characters of a text: everything but whitespace. */
 export function visibleChars(text: string): number {
   let count = 0;

@@ -147,8 +147,20 @@ test('content React streams in hidden is put where its script puts it, over the 
     `<main><p>Before.</p><template id="P:1"></template><p>After.</p></main><div hidden id="S:1"><p>Middle.</p></div><script>$RS("S:1","P:1")</script>`,
   );
   assert.match(filled, /^Before\.\s*Middle\.\s*After\.$/);
-  // Without the page's script naming the pair, hidden stays hidden.
-  assert.doesNotMatch(cleanedBody(page('')), /Paragraph 0/);
+  // A script naming another pair: this one was not streamed, and stays hidden.
+  assert.doesNotMatch(cleanedBody(page('<script>$RC("B:7","S:7")</script>')), /Paragraph 0/);
+});
+
+test('content React streamed in hidden on a page cut before its scripts is shown where it stands', () => {
+  // A page cut short (a size limit, a crawl that stopped early) has its segments and boundaries but no
+  // script to place them: before, the article stayed hidden and the page came out empty.
+  const cut = cleanedBody(
+    `<main><h1>Cloud stocks</h1><template id="B:0"></template></main><div hidden id="S:0"><p>${ARTICLE}</p></div>`,
+  );
+  assert.match(cut, /^Cloud stocks\s*Paragraph 0: .* Paragraph 11: /);
+  // A hidden block with a streaming-like id but no boundary waiting for it stays hidden.
+  const lone = cleanedBody(`<main><h1>Cloud stocks</h1></main><div hidden id="S:0"><p>${ARTICLE}</p></div>`);
+  assert.doesNotMatch(lone, /Paragraph 0/);
 });
 
 test('style and class rules name what hid the element', () => {

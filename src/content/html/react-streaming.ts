@@ -29,7 +29,10 @@ export function revealStreamedContent(document: DomDocument): void {
       );
     }
   }
-  if (moves.length === 0) return;
+  if (moves.length === 0) {
+    revealUnplaced(document);
+    return;
+  }
   const byId = new Map<string, DomElement>();
   for (const name of ['template', 'div']) {
     for (const element of document.getElementsByTagName(name)) {
@@ -46,6 +49,26 @@ export function revealStreamedContent(document: DomDocument): void {
     while (segment.firstChild) parent.insertBefore(segment.firstChild, template);
     template.remove();
     segment.remove();
+  }
+}
+
+/**
+ * Segments streamed in (`<div hidden id="S:n">`) on a page whose scripts never came to place them (a page
+ * cut short: a size limit, a crawl that stopped early) are shown where they stand, each only when its
+ * Suspense boundary or placeholder (`<template id="B:n">`, `P:n`) is on the page: evidence that React
+ * streamed it, not a block someone hid.
+ */
+function revealUnplaced(document: DomDocument): void {
+  const awaited = new Set<string>();
+  for (const template of document.getElementsByTagName('template')) {
+    const id = template.getAttribute('id')?.match(/^[BP]:(\d+)$/)?.[1];
+    if (id !== undefined) awaited.add(id);
+  }
+  if (awaited.size === 0) return;
+  for (const element of document.getElementsByTagName('div')) {
+    const id = element.getAttribute('id')?.match(/^S:(\d+)$/)?.[1];
+    if (id !== undefined && awaited.has(id) && element.hasAttribute('hidden'))
+      element.removeAttribute('hidden');
   }
 }
 

@@ -150,6 +150,37 @@ function readJsonLd(document: DomDocument): JsonLdFields {
   return { other };
 }
 
+/** Schema.org types whose `description` is the item's own text (a product's, an offer's). */
+const DESCRIBED_TYPES = /^(?:Product|ProductGroup|IndividualProduct|ProductModel)$/;
+
+/** The text of the page's `<script type="application/ld+json">`s, for `readJsonLdDescription` after cleaning. */
+export function jsonLdSources(document: DomDocument): string[] {
+  const sources: string[] = [];
+  for (const script of document.getElementsByTagName('script')) {
+    if (script.getAttribute('type')?.trim().toLowerCase() !== 'application/ld+json') continue;
+    const source = script.textContent ?? '';
+    if (source.length <= MAX_JSON_LD_CHARS) sources.push(source);
+  }
+  return sources;
+}
+
+/**
+ * The `description` of the first schema.org item of `DESCRIBED_TYPES` in the page's JSON-LD (`sources`,
+ * from `jsonLdSources`), when it holds at least `minChars` characters (its markup, if any, taken out).
+ */
+export function readJsonLdDescription(sources: readonly string[], minChars: number): string | undefined {
+  for (const source of sources) {
+    for (const item of schemaItems(parseJson(source))) {
+      if (!typesOf(item).some((type) => DESCRIBED_TYPES.test(type))) continue;
+      // Some shops write the description as HTML.
+      const markup = typeof item.description === 'string' ? item.description : undefined;
+      const description = textOf(markup?.replace(/<[^>]*>/g, ' '));
+      if (description !== undefined && description.length >= minChars) return description;
+    }
+  }
+  return undefined;
+}
+
 /** `fields` with its gaps filled from `more`. */
 function fillIn(fields: JsonLdFields | undefined, more: JsonLdFields): JsonLdFields {
   return {

@@ -132,7 +132,7 @@ function pruneReason(
   if (name === 'p' && element.getElementsByTagName('img').length > 0) return undefined;
   const linkDensity = stats.linkChars / chars;
   if (
-    linkDensity > 0.5 &&
+    linkDensity > maxLinkDensity(name) &&
     chars < contentChars * 0.5 &&
     // An item's own author line, repeated down a list, is links by nature (each name links to its page).
     !itemLines.has(lineKey(element)) &&
@@ -143,6 +143,22 @@ function pruneReason(
     return `links ${Math.round(linkDensity * 100)}%`;
   }
   return undefined;
+}
+
+/** A block with more of its text in links than this is a list of links (related articles, "read also"). */
+const MAX_LINK_DENSITY = 0.5;
+/**
+ * A list with a quarter of its text outside links is the article's own (references with their authors
+ * and titles, steps with a link in each), not a list of other pages: related-links lists are nearly
+ * all link text.
+ */
+const MAX_LIST_LINK_DENSITY = 0.75;
+/** A paragraph with 40 % of its text outside links is prose that links, not a link with a label. */
+const MAX_PARAGRAPH_LINK_DENSITY = 0.6;
+
+function maxLinkDensity(name: string): number {
+  if (name === 'ul' || name === 'ol') return MAX_LIST_LINK_DENSITY;
+  return name === 'p' ? MAX_PARAGRAPH_LINK_DENSITY : MAX_LINK_DENSITY;
 }
 
 /** An item line's class signature repeated this many times marks a list of items (see `repeatedItemLines`). */
