@@ -1,3 +1,4 @@
+import { inCpuTurn } from '../../concurrency/cpu-turns.ts';
 import { renderContent } from '../../content/render-content.ts';
 import type { ContentInput } from '../../content/types.ts';
 import { isPeriscopeError } from '../../errors.ts';
@@ -45,9 +46,12 @@ export async function renderResponse(
   };
   if (CHALLENGE_STATUSES.has(response.status)) await throwIfChallenge(input);
   throwForStatus(response);
-  const started = stageStart();
-  const content = await renderContent(input);
-  stageEnd('extraction', started);
+  const content = await inCpuTurn(() => {
+    const started = stageStart();
+    const rendering = renderContent(input);
+    stageEnd('extraction', started);
+    return rendering;
+  });
   return { url: response.url, finalUrl: response.finalUrl, status: response.status, content };
 }
 
