@@ -1,6 +1,7 @@
 /**
- * CPU-heavy steps (rendering a page: parsing, extraction, Markdown) run in budgeted turns of the event loop: at
- * most `CPU_TURN_BUDGET_MS` of them a turn, the rest in the next turn, after the loop has polled its sockets.
+ * CPU-heavy steps (rendering a page: parsing, extraction, Markdown) run in budgeted turns of the event loop: a step
+ * starts only while its turn has used under `CPU_TURN_BUDGET_MS` (a step is never cut, so one long page still takes
+ * its time), the rest wait for the next turn, after the loop has polled its sockets.
  *
  * Why: Node accepts one new connection per turn of its loop. A gateway serving a burst on its open connections ran
  * every page that came back in the same turn (tens of milliseconds), so a client's new connections were accepted

@@ -46,6 +46,7 @@ export async function renderResponse(
   };
   if (CHALLENGE_STATUSES.has(response.status)) await throwIfChallenge(input);
   throwForStatus(response);
+  // The stage times the synchronous part, which for HTML is all of it (a PDF's parsing goes on after).
   const content = await inCpuTurn(() => {
     const started = stageStart();
     const rendering = renderContent(input);
