@@ -35,6 +35,7 @@ const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'fie
 const MAX_DANGLING_HEADING_CHARS = 60;
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const CELLS = new Set(['td', 'th']);
+const LISTS = new Set(['ul', 'ol']);
 
 /** A block whose whole text is an advertisement label. */
 const AD_LABEL =
@@ -138,7 +139,7 @@ function pruneReason(
     !itemLines.has(lineKey(element)) &&
     !wholeCell(element, chars, context) &&
     !(name === 'p' && wordsOutsideLinks(element) >= PROSE_WORDS) &&
-    !((name === 'ul' || name === 'ol') && linksElsewhere(element, context.input.url))
+    !(LISTS.has(name) && linksElsewhere(element, context.input.url))
   ) {
     return `links ${Math.round(linkDensity * 100)}%`;
   }
@@ -157,7 +158,7 @@ const MAX_LIST_LINK_DENSITY = 0.75;
 const MAX_PARAGRAPH_LINK_DENSITY = 0.6;
 
 function maxLinkDensity(name: string): number {
-  if (name === 'ul' || name === 'ol') return MAX_LIST_LINK_DENSITY;
+  if (LISTS.has(name)) return MAX_LIST_LINK_DENSITY;
   return name === 'p' ? MAX_PARAGRAPH_LINK_DENSITY : MAX_LINK_DENSITY;
 }
 
@@ -256,7 +257,7 @@ function inTableCell(element: LightElement, root: LightElement): boolean {
     node && node !== root;
     node = node.parentNode as LightElement | null
   ) {
-    if (node.localName === 'td' || node.localName === 'th') return true;
+    if (CELLS.has(node.localName)) return true;
   }
   return false;
 }
