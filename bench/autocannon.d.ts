@@ -34,6 +34,14 @@ declare module 'autocannon' {
     requests: Percentiles & { sent: number };
     statusCodeStats: Record<string, { count: number }>;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** The running load: a promise of its result that also tells of each answer as it comes. */
+  export interface Instance extends Promise<Result> {
+    /** `client` is the connection (the same object for each of its answers); `ms` the answer's latency. */
+    on(
+      event: 'response',
+      listener: (client: object, status: number, bytes: number, ms: number) => void,
+    ): this;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }
