@@ -2,10 +2,19 @@
 // file, tools pointed at a local origin. Both workers answer; credits stay exact when calls race across them; a key
 // revoked through one worker is refused by every worker on the next request; SIGTERM stops all of them.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { ACCEPT_SOCKETS } from '../src/surfaces/gateway/listeners.ts';
 import { httpCall } from '../src/testing/http-call.ts';
 import { parsePrometheusText } from '../src/testing/prometheus-text.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
@@ -244,6 +253,70 @@ test('kill -9 loses at most one usage.flushIntervalMs of counts: the calls made 
   const usage = await runNode([BIN, 'status', '--json', '--config', killed], { cwd: folder, env: env() });
   assert.equal(usage.code, 0, usage.stderr);
   assert.match(usage.stdout, /"calls": 10\b/);
+});
+
+/** The inodes of the sockets listening on 127.0.0.1:port (Linux: /proc/net/tcp, state 0A). */
+function listeningSockets(port: number): Set<string> {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const rows = readFileSync('/proc/net/tcp', 'utf8').trim().split('\n').slice(1);
+  return new Set(
+    rows
+      .map((row) => row.trim().split(/\s+/))
+      .filter((fields) => fields[1] === local && fields[3] === '0A')
+      .map((fields) => fields[9] as string),
+  );
+}
+
+/** The inodes of the sockets a process holds open. */
+function socketsOf(pid: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) inodes.add(inode);
+    } catch {} // closed meanwhile
+  }
+  return inodes;
+}
+
+test('each worker accepts on sockets of its own on the one port, the primary on none; a second serve on that port is refused', {
+  skip:
+    process.platform !== 'linux' && 'the kernel deals connections among sockets of one port on Linux only',
+}, async () => {
+  const served = await startServe(['--config', config, '--workers', '2'], { cwd: folder, env: env() });
+  try {
+    const port = Number(new URL(served.url).port);
+    const primary = served.child.pid as number;
+    const workers = readFileSync(`/proc/${primary}/task/${primary}/children`, 'utf8').trim().split(/\s+/);
+    const listening = listeningSockets(port);
+    // node:cluster's default would show one socket, the primary's, which hands every connection to a worker.
+    assert.equal(listening.size, 2 * ACCEPT_SOCKETS, 'each worker listens on sockets of its own');
+    const held = (pid: number) => [...socketsOf(pid)].filter((inode) => listening.has(inode)).length;
+    assert.deepEqual(
+      workers.map((pid) => held(Number(pid))),
+      [ACCEPT_SOCKETS, ACCEPT_SOCKETS],
+      'each worker holds its share of them',
+    );
+    assert.equal(held(primary), 0, 'the primary holds none');
+    // Sockets with SO_REUSEPORT share a port with any other such socket of the same user: a second gateway on
+    // it must fail, not take half the first one's connections.
+    for (const workerCount of ['2', '1']) {
+      const second = await runNode(
+        [BIN, 'serve', '--port', String(port), '--workers', workerCount, '--config', config],
+        { cwd: folder, env: env(), timeoutMs: 15_000 },
+      );
+      assert.equal(second.code, 2, `refused at once, not serving: ${second.stderr}`);
+      assert.match(
+        second.stderr,
+        new RegExp(`^periscope: port ${port} is in use; pick another with --port N`),
+      );
+    }
+    assert.equal(listeningSockets(port).size, 2 * ACCEPT_SOCKETS, "still the first gateway's only");
+  } finally {
+    served.child.kill('SIGTERM');
+  }
+  assert.equal(await served.exited, 0);
 });
 
 test('--workers with a memory store is refused with the fix; --workers 0 is a usage error', async () => {

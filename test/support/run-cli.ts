@@ -16,6 +16,8 @@ export interface RunCliOptions {
   stdin?: string;
   /** Close the reading end of stdout at once, as `periscope … | head -0` does: the child's writes fail (EPIPE). */
   closeStdout?: boolean;
+  /** Kill it (SIGTERM) if it has not exited by then: a command that should fail at once must not hang the test. */
+  timeoutMs?: number;
 }
 
 /**
@@ -55,8 +57,15 @@ export function runProgram(
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
     });
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => child.kill('SIGTERM'), options.timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }

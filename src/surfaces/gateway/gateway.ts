@@ -5,7 +5,6 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
 import type { EgressOptions } from '../../egress/egress-check.ts';
 import { PeriscopeError } from '../../errors.ts';
@@ -26,6 +25,7 @@ import {
   isLoopbackHost,
 } from './host-check.ts';
 import { GatewayError, readJsonBody, sendError, sendJson, sendText } from './http-io.ts';
+import { acceptSockets, type Listening, listenOn } from './listeners.ts';
 import type { MetricsSnapshot } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { compactCall, type FinishedCall, sharedCallId } from './recent-calls.ts';
@@ -81,6 +81,12 @@ export interface GatewayOptions {
   sharedCalls?: SharedCalls;
   /** Under `serve --workers N`: the other workers' metrics, so that one scrape of /metrics shows them all. */
   sharedMetrics?: SharedMetrics;
+  /**
+   * How it listens (listeners.ts): `sockets` on the one port, default acceptSockets() (64 on Linux, where the
+   * kernel deals new connections among them, so that a busy loop still takes many a turn; 1 elsewhere); `shared`:
+   * the port is shared on purpose with the other workers of one `serve`, each on sockets of its own (decision 0010).
+   */
+  listen?: { sockets?: number; shared?: boolean };
 }
 
 /** The metrics of the processes of one `serve --workers N` (see serve-workers.ts). */
@@ -155,6 +161,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let mcpHandler: McpHandler | undefined;
   let openApi: string | undefined;
   let closing: Promise<{ drained: boolean; inFlightAtStart: number }> | undefined;
+  let listeners: Listening | undefined;
 
   const server = createServer(
     {
@@ -171,7 +178,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
     },
   );
-  server.maxConnections = config.maxConnections;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const handled = stageStart();
@@ -431,15 +437,16 @@ export function createGateway(options: GatewayOptions): Gateway {
         failuresPerMinute: config.authFailuresPerMinute,
         onFailure: metrics.authFailure,
       });
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        // Node's default accept backlog (511) is below the thousand connections the gateway is meant to hold.
-        server.listen({ port: config.port, host: config.host, backlog: 2048 }, () => {
-          server.off('error', reject);
-          resolve();
-        });
+      // Node's default accept backlog (511) is below the thousand connections the gateway is meant to hold.
+      listeners = await listenOn(server, {
+        host: config.host,
+        port: config.port,
+        backlog: 2048,
+        sockets: options.listen?.sockets ?? acceptSockets(),
+        shared: options.listen?.shared ?? false,
+        maxConnections: config.maxConnections,
       });
-      const { port } = server.address() as AddressInfo;
+      const { port } = listeners;
       hostPolicy = createHostPolicy({
         host: config.host,
         port,
@@ -468,7 +475,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     const inFlightAtStart = metrics.inFlight;
     metrics.closeQueue(); // calls that never started are answered now, not after the running ones
     operatorConsole?.closeStreams();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = Promise.all([
+      new Promise<void>((resolve) => server.close(() => resolve())),
+      listeners?.close(),
+    ]);
     server.closeIdleConnections();
     let timer: NodeJS.Timeout | undefined;
     const answersSent = new Promise<void>((resolve) => {

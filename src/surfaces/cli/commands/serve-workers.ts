@@ -1,12 +1,20 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { SharedCalls, SharedMetrics } from '../../gateway/gateway.ts';
+import { acceptSockets } from '../../gateway/listeners.ts';
 import type { MetricsSnapshot } from '../../gateway/metrics.ts';
 import type { FinishedCall } from '../../gateway/recent-calls.ts';
 import { type CliIo, writeLine } from '../io.ts';
 
 /** What a worker tells the primary (node:cluster IPC). */
 export type WorkerReport =
-  | { type: 'periscope:listening'; url: string; host: string; keysRequired: boolean; peerPort: number }
+  | {
+      type: 'periscope:listening';
+      url: string;
+      host: string;
+      port: number;
+      keysRequired: boolean;
+      peerPort: number;
+    }
   | { type: 'periscope:stopping'; inFlight: number }
   | { type: 'periscope:stopped'; drained: boolean }
   /** Calls this worker ran (in batches), for the other workers' consoles. */
@@ -34,6 +42,11 @@ export interface PrimaryOptions {
   args: readonly string[];
   /** Added to the workers' environment (which is the primary's). */
   env: Record<string, string>;
+  /**
+   * Each worker listens on a socket of its own with SO_REUSEPORT (ownSockets()), not on the primary's: the
+   * first worker's port is given to the others, so that `--port 0` is one port for all.
+   */
+  ownSockets: boolean;
   io: CliIo;
   /** Called once every worker listens (the banner). */
   onListening(listening: { url: string; host: string; keysRequired: boolean }): void;
@@ -45,6 +58,34 @@ const CALLS_BATCH_MS = 100;
 /** How long the primary waits for the workers' metrics for one scrape; a worker that has not answered is left out. */
 const METRICS_GATHER_MS = 500;
 
+/** Where a worker learns how to listen (set by the primary, see workerListening). */
+const OWN_SOCKET_ENV = 'PERISCOPE_SERVE_OWN_SOCKET';
+const PORT_ENV = 'PERISCOPE_SERVE_PORT';
+
+/**
+ * Whether the workers listen on sockets of their own (SO_REUSEPORT) rather than node:cluster's default, where
+ * the primary accepts every connection and hands it to a worker over IPC: one handle in flight per worker, each
+ * waiting for that worker's busy loop to take it, so a thousand new connections took seconds to reach the
+ * workers and their first calls waited that long (decision 0010). Linux only: it is where the kernel deals new
+ * connections among the sockets of one port (and only among sockets of the same user); elsewhere the primary
+ * deals them.
+ */
+export function ownSockets(): boolean {
+  return acceptSockets() > 1;
+}
+
+/**
+ * In a worker: whether it listens on sockets of its own on the port it shares with the others, and the port the
+ * first worker got (if not the first).
+ */
+export function workerListening(): { shared: boolean; port?: number } {
+  const port = process.env[PORT_ENV];
+  return {
+    shared: process.env[OWN_SOCKET_ENV] === '1',
+    ...(port !== undefined && /^\d+$/.test(port) ? { port: Number(port) } : {}),
+  };
+}
+
 /** A worker that exits this soon after it was started, before listening, is not started again. */
 const CRASH_LOOP_MS = 5_000;
 const BIN = new URL('../../../../bin/periscope.js', import.meta.url).pathname;
@@ -52,9 +93,9 @@ const BIN = new URL('../../../../bin/periscope.js', import.meta.url).pathname;
 /**
  * `periscope serve --workers N`: the primary process of node:cluster. It starts one worker and waits for it to
  * listen (a mistake — a port in use, no key on a public host — is then told once, with that worker's exit code),
- * then the others, which share its listening socket (connections are dealt out to them in turn); the banner
- * comes once all of them listen. Each
- * worker is a whole gateway on the shared store: keys, credits, rate limits, usage and the page cache are exact
+ * then the others on the same port — on Linux each on a socket of its own that the kernel deals new connections
+ * to (ownSockets), elsewhere on the primary's, which deals them out in turn; the banner comes once all of them
+ * listen. Each worker is a whole gateway on the shared store: keys, credits, rate limits, usage and the page cache are exact
  * across them; what lives in a process (the console's recent calls, /metrics, robots.txt and in-process
  * document caches) is per worker. MCP sessions live in the worker that opened them (their ids start `w<id>.`); each
  * worker also listens on a loopback port of its own, which the primary tells the others, so a session's request
@@ -71,6 +112,8 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   let undrained = false;
   let failure: number | undefined;
   const reports = new Map<Worker, number>();
+  /** With own sockets: the first worker's port, for the others. */
+  let port: number | undefined;
   /** Each listening worker's loopback port for MCP requests handed on by the others. */
   const peerPorts = new Map<Worker, number>();
   /** Scrapes of /metrics being answered: the answers so far, who is still due, and how to finish. */
@@ -121,13 +164,18 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     };
 
     function start(): Worker {
-      const worker = cluster.fork(options.env);
+      const worker = cluster.fork({
+        ...options.env,
+        ...(options.ownSockets ? { [OWN_SOCKET_ENV]: '1' } : {}),
+        ...(options.ownSockets && port !== undefined ? { [PORT_ENV]: String(port) } : {}),
+      });
       const startedAt = Date.now();
       let workerListening = false;
       workers.add(worker);
       worker.on('message', (report: WorkerReport) => {
         if (report.type === 'periscope:listening') {
           workerListening = true;
+          port ??= report.port;
           peerPorts.set(worker, report.peerPort);
           tellPeers();
           if (!listening) {

@@ -18,7 +18,17 @@ import {
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 import { openPeriscope } from '../open-periscope.ts';
-import { report, runPrimary, stopOrdered, workerCalls, workerMetrics, workerPeers } from './serve-workers.ts';
+import { portFree } from '../../gateway/listeners.ts';
+import {
+  ownSockets,
+  report,
+  runPrimary,
+  stopOrdered,
+  workerCalls,
+  workerListening,
+  workerMetrics,
+  workerPeers,
+} from './serve-workers.ts';
 
 export const SERVE_HELP = `Usage: periscope serve [--port N] [--host H] [--workers N] [--config FILE]
 
@@ -39,8 +49,9 @@ Options:
   --workers N             processes sharing the port (node:cluster; default: one per CPU core, 'auto' too;
                           1 with a memory: store, which --workers 2+ refuses). Keys, credits, limits, usage and
                           the page cache live in the store and are exact across workers; an MCP session lives
-                          in the worker that opened it and the others hand its requests on; the console's
-                          recent calls and /metrics are per worker. --workers 1: one process, no cluster
+                          in the worker that opened it and the others hand its requests on; the console and
+                          /metrics show every worker's calls. On Linux each worker accepts its own connections
+                          (SO_REUSEPORT). --workers 1: one process, no cluster
   --config FILE           config file
   -h, --help              this help
 
@@ -76,7 +87,9 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
   }
   if (positionals.length > 0)
     throw new UsageError(`serve takes no arguments, got '${positionals.join(' ')}'`);
-  const port = integerFlag(values, 'port', 0);
+  const listenHow = inWorker ? workerListening() : { shared: false };
+  // A worker after the first listens on the port the first one got (`--port 0`: one port for all).
+  const port = listenHow.port ?? integerFlag(values, 'port', 0);
   const askedWorkers = values.workers === 'auto' ? availableParallelism() : integerFlag(values, 'workers', 1);
   if (askedWorkers !== undefined && askedWorkers > 256)
     throw new UsageError(`--workers must be 1–256, got ${askedWorkers}`);
@@ -115,10 +128,20 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     const workers = askedWorkers ?? (memoryStore ? 1 : availableParallelism());
     if (workers > 1) {
       await periscope.close(); // the primary serves nothing and opens no store: the workers do
+      const own = ownSockets();
+      if (own) {
+        // The workers share the port on purpose: nothing else may hold it.
+        const { host, port: asked } = config.gateway;
+        await portFree(host, asked).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'EADDRINUSE') throw portInUse(asked);
+          throw error;
+        });
+      }
       return runPrimary({
         workers,
         args: ['serve', ...argv],
         env: { PERISCOPE_SERVE_WORKER: '1' },
+        ownSockets: own,
         io,
         onListening: announce,
       });
@@ -128,6 +151,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     periscope,
     mcp: mountMcp,
     version: packageVersion(),
+    ...(listenHow.shared ? { listen: { shared: true } } : {}),
     ...(inWorker ? { peers: workerPeers(), sharedCalls: workerCalls(), sharedMetrics: workerMetrics() } : {}),
   });
   let listening: Awaited<ReturnType<typeof server.listen>>;
@@ -135,11 +159,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     listening = await server.listen();
   } catch (error) {
     await periscope.close();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new UsageError(
-        `port ${config.gateway.port} is in use; pick another with --port N (0: any free port)`,
-      );
-    }
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw portInUse(config.gateway.port);
     throw error;
   }
   if (inWorker) {
@@ -164,6 +184,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
       type: 'periscope:listening',
       url: listening.url,
       host: listening.host,
+      port: listening.port,
       keysRequired: listening.keysRequired,
       peerPort,
     });
@@ -196,6 +217,10 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
   await periscope.close(); // and the store
   writeLine(io.stderr, drained ? 'periscope: stopped' : 'periscope: stopped; calls still running were cut');
   return EXIT_OK;
+}
+
+function portInUse(port: number): UsageError {
+  return new UsageError(`port ${port} is in use; pick another with --port N (0: any free port)`);
 }
 
 function noKeysNote(host: string): string {
