@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { startBanner } from '../../gateway/banner.ts';
 import { createGateway } from '../../gateway/gateway.ts';
+import { portFree } from '../../gateway/listeners.ts';
 import { mountMcp } from '../../gateway/mount-mcp.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
@@ -18,7 +19,6 @@ import {
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 import { openPeriscope } from '../open-periscope.ts';
-import { portFree } from '../../gateway/listeners.ts';
 import {
   ownSockets,
   report,
