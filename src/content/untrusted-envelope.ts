@@ -9,12 +9,26 @@ export interface Envelope {
   id: string;
 }
 
+/** Random bytes drawn for many nonces at once: one call to the generator per 512 envelopes, not one per envelope. */
+const NONCE_BYTES = 6;
+let pool = Buffer.alloc(0);
+let drawn = 0;
+
+function nonce(): string {
+  if (drawn + NONCE_BYTES > pool.length) {
+    pool = randomBytes(NONCE_BYTES * 512);
+    drawn = 0;
+  }
+  drawn += NONCE_BYTES;
+  return pool.toString('hex', drawn - NONCE_BYTES, drawn);
+}
+
 /**
  * Wrap page text in markers the page cannot forge: the closing marker carries a random id chosen after the page
  * was read, and any marker-like text inside the page is defused.
  */
 export function wrapUntrusted(body: string, source: string): Envelope {
-  const id = randomBytes(6).toString('hex');
+  const id = nonce();
   const defused = body.replace(MARKER, (match) => match.replace('<<<', '<< <'));
   const text = [
     `<<<untrusted_web_content id="${id}" source="${source.replace(/["<>\s]/g, encodeURIComponent)}">>>`,
