@@ -134,13 +134,27 @@ test('two workers on one SQLite file: both answer, credits exact under parallel 
       idSets.push([...ids].sort((a, b) => a - b).join(','));
     }
     assert.equal(new Set(idSets).size, 1, "the same ids in every worker's console");
-    const someId = (idSets[0] as string).split(',')[17];
-    for (let attempt = 0; attempt < 4; attempt++) {
+    // Another worker's calls cross in brief (their texts cut at 256 characters); opened, a call is whole whichever
+    // worker answers: that worker asks the one that ran it.
+    const listed = await httpCall(`${served.url}/v1/admin/console/calls`, { headers: adminHeaders });
+    const served200 = (listed.json as { calls: Array<{ id: number; outcome: string }> }).calls.filter(
+      (call) => call.outcome === 'ok',
+    );
+    const someId = served200[17]?.id;
+    const outputs = new Set<string>();
+    for (let attempt = 0; attempt < 6; attempt++) {
       const opened = await httpCall(`${served.url}/v1/admin/console/calls/${someId}`, {
         headers: adminHeaders,
       });
       assert.equal(opened.status, 200, opened.text);
+      const call = opened.json as { elsewhere?: boolean; result: { output: string; truncated: boolean } };
+      assert.equal(call.elsewhere, undefined, 'the call as the worker that ran it holds it');
+      assert.equal(call.result.truncated, false);
+      assert.match(call.result.output, /one ledger pays for it\.\s*\n<<<end_untrusted_web_content/);
+      outputs.add(call.result.output);
     }
+    assert.equal(outputs.size, 1, 'the same call whichever worker answered');
+    assert.ok([...outputs][0]!.length > 400, 'whole, not the brief');
 
     // A key revoked through one worker is refused by whichever worker gets the next request.
     const victimHeaders = { authorization: `Bearer ${victim}` };

@@ -51,6 +51,8 @@ export function createConsole(context: {
   recentCallsMaxAgeMs: number;
   /** Calls running and queued now (under `serve --workers N`: in every worker). */
   gauges: () => Promise<{ inFlight: number; queued: number }>;
+  /** Under `serve --workers N`: another worker's call whole, from that worker (SharedCalls.lookup). */
+  lookup?: (id: number) => Promise<RecentCall | undefined>;
 }) {
   const files = new Map<string, Buffer>();
   const streams = new Set<ServerResponse>();
@@ -141,9 +143,12 @@ export function createConsole(context: {
       }
       const callRoute = /^\/v1\/admin\/console\/calls\/(\d{1,16})$/.exec(path);
       if (callRoute?.[1]) {
-        const call = recent.get(Number(callRoute[1]));
+        const id = Number(callRoute[1]);
+        const call = recent.get(id);
         if (!call) throw new GatewayError(404, 'NOT_FOUND', 'no such recent call (it may have aged out)');
-        sendJson(response, 200, call, SECURITY_HEADERS);
+        // Another worker's call is here in brief: that worker has it whole (its brief, if it cannot tell in time).
+        const whole = call.elsewhere && context.lookup ? await context.lookup(id) : undefined;
+        sendJson(response, 200, whole ?? call, SECURITY_HEADERS);
         return;
       }
       if (path === '/v1/admin/console/overview') {

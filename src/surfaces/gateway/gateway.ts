@@ -28,7 +28,7 @@ import { GatewayError, readJsonBody, sendError, sendJson, sendText } from './htt
 import { acceptSockets, type Listening, listenOn } from './listeners.ts';
 import type { MetricsSnapshot } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
-import { compactCall, type FinishedCall, sharedCallId } from './recent-calls.ts';
+import { compactCall, type FinishedCall, type RecentCall, sharedCallId } from './recent-calls.ts';
 import { agentStatus } from './status-route.ts';
 
 /** A Node request handler for MCP Streamable HTTP, mounted at /mcp. */
@@ -101,10 +101,14 @@ export interface SharedMetrics {
 export interface SharedCalls {
   /** This worker's number (cluster worker id), part of its calls' ids. */
   worker: number;
-  /** Tells the other workers of a call this worker ran (already compact: `compactCall`). */
+  /** Tells the other workers of a call this worker ran (in brief: `compactCall`). */
   publish(call: FinishedCall): void;
-  /** Calls the other workers ran. */
+  /** Calls the other workers ran, in brief. */
   subscribe(listener: (call: FinishedCall) => void): void;
+  /** Call `id` whole, from the worker that ran it; undefined when none has it (aged out, worker gone) in time. */
+  lookup(id: number): Promise<RecentCall | undefined>;
+  /** Answers the other workers' lookups: this worker's own call `id`, if its console still holds it. */
+  answer(find: (id: number) => RecentCall | undefined): void;
 }
 
 export interface Gateway {
@@ -137,8 +141,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         recentCalls: consoleConfig.recentCalls,
         recentCallsMaxAgeMs: consoleConfig.recentCallsMaxAgeMs,
         gauges: () => callGauges(metrics, options.sharedMetrics),
+        ...(options.sharedCalls ? { lookup: options.sharedCalls.lookup } : {}),
       })
     : undefined;
+  options.sharedCalls?.answer((id) => {
+    const call = operatorConsole?.recent.get(id);
+    return call?.elsewhere ? undefined : call;
+  });
   const metrics = createGatewayMetrics({
     maxConcurrentCalls: config.maxConcurrentCalls,
     maxQueuedCalls: config.maxQueuedCalls,

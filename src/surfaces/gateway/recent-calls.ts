@@ -16,6 +16,8 @@ export interface FinishedCall {
   id?: number;
   /** Its input or result was cut before it came here (a call from another worker: `compactCall`). */
   cut?: boolean;
+  /** Another worker ran it (`serve --workers N`) and told of it in brief: that worker's console holds it whole. */
+  elsewhere?: boolean;
 }
 
 /** One tool call as the console shows it: who, what, how it ended, and what the model saw (trimmed). */
@@ -39,6 +41,11 @@ export interface RecentCall {
   input: unknown;
   /** What the model read, cut at `MAX_TEXT_CHARS`, and the result's data with long strings cut likewise. */
   result: { isError: boolean; output: string; data: unknown; display: string | null; truncated: boolean };
+  /**
+   * Another worker ran it (`serve --workers N`): this is its brief (texts cut at a few hundred characters); the
+   * console asks that worker for the call whole when it is opened.
+   */
+  elsewhere?: true;
 }
 
 export interface RecentCallsOptions {
@@ -92,6 +99,7 @@ export function createRecentCalls(options: RecentCallsOptions) {
           display: result.display ?? null,
           truncated: output.length > MAX_TEXT_CHARS || trimmed.cut || entry.cut === true,
         },
+        ...(entry.elsewhere ? { elsewhere: true as const } : {}),
       };
       ring[next] = call;
       next = (next + 1) % capacity;
@@ -139,9 +147,9 @@ export function sharedCallId(worker: number, count: number, now = Date.now()): n
 }
 
 /**
- * A finished call cut the way the console keeps it (long strings of its input, output and data cut at
- * `MAX_TEXT_CHARS`): what `serve --workers N` sends to the other workers, so a page's text does not cross the
- * IPC channel whole. The console reads the same fields from it as from the call itself.
+ * A finished call in brief, as `serve --workers N` tells the other workers of it: their consoles list it, count it
+ * and read its fetch attempts from it, and ask this worker for it whole when it is opened (SharedCalls.lookup).
+ * Long strings of its input, output and data are cut at `SHARED_TEXT_CHARS`, so no page crosses the IPC channel.
  */
 export function compactCall(call: FinishedCall): FinishedCall {
   const { result } = call;
@@ -158,16 +166,19 @@ export function compactCall(call: FinishedCall): FinishedCall {
       data: data.value as ToolResult['data'],
     },
     ...(cut ? { cut } : {}),
+    elsewhere: true,
   };
 }
 
 /**
- * Longest string of a call sent to the other workers: a quarter of what the console keeps of its own calls, so the
- * IPC channel carries ~10 KB a call at most rather than ~50 KB. Measured with bench/gateway.bench.ts (cached, 100
- * connections, 2 workers): 16 KB cuts sent one message a call, 0.70× the plain proxy; 4 KB cuts in batches, 0.82×;
- * no sharing, 0.91×.
+ * Longest string of a call sent to the other workers. Each call is relayed through the primary to every other
+ * worker, so this is paid per call per worker. Measured with bench/gateway.bench.ts (cached, 2 workers): at 100
+ * connections, 16 KB cuts sent one message a call, 0.70× the plain proxy; 4 KB cuts in batches, 0.82×; no sharing,
+ * 0.91×. At 1 000 connections, 4 KB cuts: the primary grew to ~500 MB and each worker to ~900 MB against one
+ * process's ~450 MB; the console now asks the worker that ran a call for it whole when it is opened, and the brief
+ * needs only its first lines.
  */
-const SHARED_TEXT_CHARS = 4_096;
+const SHARED_TEXT_CHARS = 256;
 
 /** How a call ended, read from its result: `ok` or the error's code, the credits it cost, whether it was cached. */
 export function outcomeOf(result: ToolResult): { outcome: string; credits: number; cached: boolean } {

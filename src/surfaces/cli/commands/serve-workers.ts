@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { SharedCalls, SharedMetrics } from '../../gateway/gateway.ts';
 import { acceptSockets } from '../../gateway/listeners.ts';
 import type { MetricsSnapshot } from '../../gateway/metrics.ts';
-import type { FinishedCall } from '../../gateway/recent-calls.ts';
+import type { FinishedCall, RecentCall } from '../../gateway/recent-calls.ts';
 import { type CliIo, writeLine } from '../io.ts';
 
 /** What a worker tells the primary (node:cluster IPC). */
@@ -17,8 +17,12 @@ export type WorkerReport =
     }
   | { type: 'periscope:stopping'; inFlight: number }
   | { type: 'periscope:stopped'; drained: boolean }
-  /** Calls this worker ran (in batches), for the other workers' consoles. */
+  /** Calls this worker ran (in batches, in brief), for the other workers' consoles. */
   | { type: 'periscope:calls'; calls: FinishedCall[] }
+  /** Another worker's call `id` is opened here: that worker's whole call, please (`ask`: this worker's count). */
+  | { type: 'periscope:call-ask'; ask: number; id: number }
+  /** This worker's call for the primary's lookup `ask` (null: not held here). */
+  | { type: 'periscope:call-found'; ask: number; call: RecentCall | null }
   /** A scrape of /metrics here: the others' values, please (`ask`: this worker's count). */
   | { type: 'periscope:metrics-ask'; ask: number }
   /** This worker's values, for the primary's gathering `ask`. */
@@ -31,6 +35,10 @@ export type PrimaryOrder =
   | { type: 'periscope:peers'; peers: Record<string, number> }
   /** Calls another worker ran (see SharedCalls). */
   | { type: 'periscope:calls'; calls: FinishedCall[] }
+  /** Another worker opens call `id`: this worker's own, if it holds it (`ask`: the primary's lookup). */
+  | { type: 'periscope:call-ask'; ask: number; id: number }
+  /** The answer to this worker's `call-ask` (null: no worker had it in time). */
+  | { type: 'periscope:call-found'; ask: number; call: RecentCall | null }
   /** Another worker is scraped: this worker's values, please (`ask`: the primary's gathering). */
   | { type: 'periscope:metrics-ask'; ask: number }
   /** The other workers' values, for this worker's `ask`. */
@@ -137,6 +145,32 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     for (const worker of due) worker.send({ type: 'periscope:metrics-ask', ask: id } satisfies PrimaryOrder);
   }
 
+  /** Calls being looked up for a worker's console: who is still due, and how to finish. */
+  const lookups = new Map<number, { due: Set<Worker>; done: (call: RecentCall | null) => void }>();
+  let lastLookup = 0;
+
+  /** Worker `from` opens call `id` that another worker ran: ask the others; the first that holds it answers. */
+  function lookUpCall(from: Worker, ask: number, callId: number): void {
+    const id = ++lastLookup;
+    const due = new Set([...peerPorts.keys()].filter((worker) => worker !== from && worker.isConnected()));
+    const timer = setTimeout(() => done(null), METRICS_GATHER_MS);
+    function done(call: RecentCall | null): void {
+      if (!lookups.delete(id)) return;
+      clearTimeout(timer);
+      if (from.isConnected()) from.send({ type: 'periscope:call-found', ask, call } satisfies PrimaryOrder);
+    }
+    lookups.set(id, { due, done });
+    if (due.size === 0) done(null);
+    for (const worker of due)
+      worker.send({ type: 'periscope:call-ask', ask: id, id: callId } satisfies PrimaryOrder);
+  }
+
+  function callFound(worker: Worker, id: number, call: RecentCall | null): void {
+    const lookup = lookups.get(id);
+    if (!lookup?.due.delete(worker)) return;
+    if (call !== null || lookup.due.size === 0) lookup.done(call);
+  }
+
   function metricsAnswered(worker: Worker, id: number, snapshot: MetricsSnapshot): void {
     const gathering = gatherings.get(id);
     if (!gathering?.due.delete(worker)) return;
@@ -199,6 +233,10 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
           gatherMetrics(worker, report.ask);
         } else if (report.type === 'periscope:metrics-snapshot') {
           metricsAnswered(worker, report.ask, report.snapshot);
+        } else if (report.type === 'periscope:call-ask') {
+          lookUpCall(worker, report.ask, report.id);
+        } else if (report.type === 'periscope:call-found') {
+          callFound(worker, report.ask, report.call);
         } else if (report.type === 'periscope:calls') {
           // To every other worker's console: each shows the calls of all.
           for (const other of peerPorts.keys())
@@ -275,6 +313,11 @@ export function workerCalls(): SharedCalls {
     batch = [];
     if (process.connected) process.send?.({ type: 'periscope:calls', calls } satisfies WorkerReport);
   };
+  let asks = 0;
+  const waiting = new Map<number, (call: RecentCall | null) => void>();
+  process.on('message', (order: PrimaryOrder) => {
+    if (order?.type === 'periscope:call-found') waiting.get(order.ask)?.(order.call);
+  });
   return {
     worker: cluster.worker?.id ?? 0,
     publish(call) {
@@ -283,6 +326,31 @@ export function workerCalls(): SharedCalls {
     subscribe(listener) {
       process.on('message', (order: PrimaryOrder) => {
         if (order?.type === 'periscope:calls') for (const call of order.calls) listener(call);
+      });
+    },
+    lookup(id) {
+      if (!process.connected) return Promise.resolve(undefined);
+      const ask = ++asks;
+      return new Promise((resolve) => {
+        // The primary answers within METRICS_GATHER_MS; a primary gone or stuck leaves the brief.
+        const timer = setTimeout(() => finish(null), METRICS_GATHER_MS * 2);
+        function finish(call: RecentCall | null): void {
+          clearTimeout(timer);
+          waiting.delete(ask);
+          resolve(call ?? undefined);
+        }
+        waiting.set(ask, finish);
+        process.send?.({ type: 'periscope:call-ask', ask, id } satisfies WorkerReport);
+      });
+    },
+    answer(find) {
+      process.on('message', (order: PrimaryOrder) => {
+        if (order?.type === 'periscope:call-ask' && process.connected)
+          process.send?.({
+            type: 'periscope:call-found',
+            ask: order.ask,
+            call: find(order.id) ?? null,
+          } satisfies WorkerReport);
       });
     },
   };
