@@ -24,12 +24,13 @@ import {
   hostForUrl,
   isLoopbackHost,
 } from './host-check.ts';
-import { GatewayError, readJsonBody, sendError, sendJson, sendText } from './http-io.ts';
+import { GatewayError, readJsonBody, sendError, sendJson, sendJsonText, sendText } from './http-io.ts';
 import { acceptSockets, type Listening, listenOn } from './listeners.ts';
 import type { MetricsSnapshot } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { compactCall, type FinishedCall, type RecentCall, sharedCallId } from './recent-calls.ts';
 import { agentStatus } from './status-route.ts';
+import { toolResultJson } from './tool-result-json.ts';
 
 /** A Node request handler for MCP Streamable HTTP, mounted at /mcp. */
 export type McpHandler = ((
@@ -361,10 +362,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
     const refusal = metrics.refusal(result);
     const serialising = stageStart();
-    if (refusal === 'overloaded') sendJson(response, 503, result, { 'retry-after': '1' });
+    const json = toolResultJson(result);
+    if (refusal === 'overloaded') sendJsonText(response, 503, json, { 'retry-after': '1' });
     else if (refusal === 'shutting-down')
-      sendJson(response, 503, result, { 'retry-after': '1', connection: 'close' });
-    else sendJson(response, 200, result);
+      sendJsonText(response, 503, json, { 'retry-after': '1', connection: 'close' });
+    else sendJsonText(response, 200, json);
     stageEnd('serialisation', serialising);
     stageEnd('call', handled);
   }
