@@ -313,11 +313,9 @@ export function workerCalls(): SharedCalls {
     batch = [];
     if (process.connected) process.send?.({ type: 'periscope:calls', calls } satisfies WorkerReport);
   };
-  let asks = 0;
-  const waiting = new Map<number, (call: RecentCall | null) => void>();
-  process.on('message', (order: PrimaryOrder) => {
-    if (order?.type === 'periscope:call-found') waiting.get(order.ask)?.(order.call);
-  });
+  const ask = askPrimary<RecentCall | null>(null, (order) =>
+    order.type === 'periscope:call-found' ? { ask: order.ask, answer: order.call } : undefined,
+  );
   return {
     worker: cluster.worker?.id ?? 0,
     publish(call) {
@@ -328,21 +326,9 @@ export function workerCalls(): SharedCalls {
         if (order?.type === 'periscope:calls') for (const call of order.calls) listener(call);
       });
     },
-    lookup(id) {
-      if (!process.connected) return Promise.resolve(undefined);
-      const ask = ++asks;
-      return new Promise((resolve) => {
-        // The primary answers within METRICS_GATHER_MS; a primary gone or stuck leaves the brief.
-        const timer = setTimeout(() => finish(null), METRICS_GATHER_MS * 2);
-        function finish(call: RecentCall | null): void {
-          clearTimeout(timer);
-          waiting.delete(ask);
-          resolve(call ?? undefined);
-        }
-        waiting.set(ask, finish);
-        process.send?.({ type: 'periscope:call-ask', ask, id } satisfies WorkerReport);
-      });
-    },
+    // A primary gone or stuck leaves the brief.
+    lookup: async (id) =>
+      (await ask((asked) => ({ type: 'periscope:call-ask', ask: asked, id }))) ?? undefined,
     answer(find) {
       process.on('message', (order: PrimaryOrder) => {
         if (order?.type === 'periscope:call-ask' && process.connected)
@@ -358,27 +344,12 @@ export function workerCalls(): SharedCalls {
 
 /** In a worker: the other workers' metrics, through the primary (GatewayOptions.sharedMetrics). */
 export function workerMetrics(): SharedMetrics {
-  let asks = 0;
-  const waiting = new Map<number, (snapshots: MetricsSnapshot[]) => void>();
-  process.on('message', (order: PrimaryOrder) => {
-    if (order?.type === 'periscope:metrics-answer') waiting.get(order.ask)?.(order.snapshots);
-  });
+  const ask = askPrimary<MetricsSnapshot[]>([], (order) =>
+    order.type === 'periscope:metrics-answer' ? { ask: order.ask, answer: order.snapshots } : undefined,
+  );
   return {
-    gather() {
-      if (!process.connected) return Promise.resolve([]);
-      const ask = ++asks;
-      return new Promise((resolve) => {
-        // The primary answers within METRICS_GATHER_MS; a primary gone or stuck leaves this worker's own values.
-        const timer = setTimeout(() => finish([]), METRICS_GATHER_MS * 2);
-        function finish(snapshots: MetricsSnapshot[]): void {
-          clearTimeout(timer);
-          waiting.delete(ask);
-          resolve(snapshots);
-        }
-        waiting.set(ask, finish);
-        process.send?.({ type: 'periscope:metrics-ask', ask } satisfies WorkerReport);
-      });
-    },
+    // A primary gone or stuck leaves this worker's own values.
+    gather: () => ask((asked) => ({ type: 'periscope:metrics-ask', ask: asked })),
     answer(snapshot) {
       process.on('message', (order: PrimaryOrder) => {
         if (order?.type === 'periscope:metrics-ask' && process.connected)
@@ -389,6 +360,36 @@ export function workerMetrics(): SharedMetrics {
           } satisfies WorkerReport);
       });
     },
+  };
+}
+
+/**
+ * In a worker: questions to the primary, each with a number of its own (`ask`) that its answer carries. The primary
+ * answers within METRICS_GATHER_MS; after twice that (a primary gone or stuck), or with no primary, `fallback`.
+ */
+function askPrimary<ANSWER>(
+  fallback: ANSWER,
+  answerOf: (order: PrimaryOrder) => { ask: number; answer: ANSWER } | undefined,
+): (question: (ask: number) => WorkerReport) => Promise<ANSWER> {
+  let asks = 0;
+  const waiting = new Map<number, (answer: ANSWER) => void>();
+  process.on('message', (order: PrimaryOrder) => {
+    const answered = order && answerOf(order);
+    if (answered) waiting.get(answered.ask)?.(answered.answer);
+  });
+  return (question) => {
+    if (!process.connected) return Promise.resolve(fallback);
+    const ask = ++asks;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish(fallback), METRICS_GATHER_MS * 2);
+      function finish(answer: ANSWER): void {
+        clearTimeout(timer);
+        waiting.delete(ask);
+        resolve(answer);
+      }
+      waiting.set(ask, finish);
+      process.send?.(question(ask));
+    });
   };
 }
 
