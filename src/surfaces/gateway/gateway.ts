@@ -84,7 +84,8 @@ export interface GatewayOptions {
   sharedMetrics?: SharedMetrics;
   /**
    * How it listens (listeners.ts): `sockets` on the one port, default acceptSockets() (64 on Linux, where the
-   * kernel deals new connections among them, so that a busy loop still takes many a turn; 1 elsewhere); `shared`:
+   * kernel deals new connections among them, so that a busy loop still takes many a turn; 1 elsewhere, and in a
+   * node:cluster worker, which shares its primary's socket); `shared`:
    * the port is shared on purpose with the other workers of one `serve`, each on sockets of its own (decision 0010).
    */
   listen?: { sockets?: number; shared?: boolean };

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -151,4 +152,27 @@ test('a second gateway on a port in use fails with EADDRINUSE; a worker of the s
   assert.equal(listeningCount(held.port), 8);
   await stop(sibling, joined.close);
   await stop(first, held.close);
+});
+
+test("in workers of an application's own node:cluster, gateways share the port through the primary as before", async () => {
+  const probe = createServer();
+  const { port } = await listenOn(probe, plan(1));
+  await new Promise((resolve) => probe.close(resolve));
+  cluster.setupPrimary({
+    exec: new URL('../../../test/support/cluster-gateway-worker.ts', import.meta.url).pathname,
+  });
+  const workers = [0, 1].map(() => cluster.fork({ PORT: String(port) }));
+  try {
+    const reports = await Promise.all(
+      workers.map((worker) => new Promise<unknown>((resolve) => worker.once('message', resolve))),
+    );
+    assert.deepEqual(reports, [
+      { listening: true, sockets: 1 },
+      { listening: true, sockets: 1 },
+    ]);
+    assert.match(await get(port), /^worker \d+$/);
+  } finally {
+    for (const worker of workers) worker.send('stop');
+    await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('exit', resolve))));
+  }
 });

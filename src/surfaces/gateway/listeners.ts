@@ -5,15 +5,21 @@
 // several sockets of the one port (SO_REUSEPORT): the kernel deals new connections among them, each turn takes one
 // from each, and all of them feed the one HTTP server. Measured on the same load: 8 sockets p99 6.0–6.7 s, 16:
 // 5.1–5.5 s, 32: 3.6–3.8 s, 64: 0.5–1.1 s, 128 and 256 no better (docs/decisions/0010-gateway.md).
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { type AddressInfo, createServer, type Server as NetServer } from 'node:net';
 
 /** Sockets per process where the kernel deals connections among the sockets of one port. */
 export const ACCEPT_SOCKETS = 64;
 
-/** How many sockets a gateway listens on by default: ACCEPT_SOCKETS on Linux, one elsewhere. */
+/**
+ * How many sockets a gateway listens on by default: ACCEPT_SOCKETS on Linux, one elsewhere — and one in a
+ * node:cluster worker, where listening goes through the primary so that the workers share the port (an
+ * application that runs the gateway in workers of its own; `serve --workers` gives its workers sockets of their
+ * own explicitly).
+ */
 export function acceptSockets(): number {
-  return process.platform === 'linux' ? ACCEPT_SOCKETS : 1;
+  return process.platform === 'linux' && !cluster.isWorker ? ACCEPT_SOCKETS : 1;
 }
 
 export interface ListenPlan {

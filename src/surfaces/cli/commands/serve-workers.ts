@@ -1,6 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { SharedCalls, SharedMetrics } from '../../gateway/gateway.ts';
-import { acceptSockets } from '../../gateway/listeners.ts';
 import type { MetricsSnapshot } from '../../gateway/metrics.ts';
 import type { FinishedCall, RecentCall } from '../../gateway/recent-calls.ts';
 import { type CliIo, writeLine } from '../io.ts';
@@ -51,7 +50,7 @@ export interface PrimaryOptions {
   /** Added to the workers' environment (which is the primary's). */
   env: Record<string, string>;
   /**
-   * Each worker listens on a socket of its own with SO_REUSEPORT (ownSockets()), not on the primary's: the
+   * Each worker listens on sockets of its own with SO_REUSEPORT (ownSockets()), not on the primary's: the
    * first worker's port is given to the others, so that `--port 0` is one port for all.
    */
   ownSockets: boolean;
@@ -79,7 +78,7 @@ const PORT_ENV = 'PERISCOPE_SERVE_PORT';
  * deals them.
  */
 export function ownSockets(): boolean {
-  return acceptSockets() > 1;
+  return process.platform === 'linux';
 }
 
 /**

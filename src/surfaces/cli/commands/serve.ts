@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { startBanner } from '../../gateway/banner.ts';
 import { createGateway } from '../../gateway/gateway.ts';
-import { portFree } from '../../gateway/listeners.ts';
+import { ACCEPT_SOCKETS, portFree } from '../../gateway/listeners.ts';
 import { mountMcp } from '../../gateway/mount-mcp.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
@@ -151,7 +151,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     periscope,
     mcp: mountMcp,
     version: packageVersion(),
-    ...(listenHow.shared ? { listen: { shared: true } } : {}),
+    ...(listenHow.shared ? { listen: { shared: true, sockets: ACCEPT_SOCKETS } } : {}),
     ...(inWorker ? { peers: workerPeers(), sharedCalls: workerCalls(), sharedMetrics: workerMetrics() } : {}),
   });
   let listening: Awaited<ReturnType<typeof server.listen>>;
