@@ -333,6 +333,22 @@ test('each worker accepts on sockets of its own on the one port, the primary on 
   assert.equal(await served.exited, 0);
 });
 
+test('a host that is not an address of this machine is a one-line usage error, with one worker or two', async () => {
+  await createKey(['--agent', 'elsewhere']); // a key, so that a non-loopback host is allowed at all
+  // 192.0.2.0/24 is TEST-NET-1, never this machine's: bind fails at once (EADDRNOTAVAIL) and nothing is sent.
+  for (const workers of ['1', '2']) {
+    const refused = await runNode(
+      [BIN, 'serve', '--host', '192.0.2.7', '--port', '0', '--workers', workers, '--config', config],
+      { cwd: folder, env: env(), timeoutMs: 15_000 },
+    );
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.equal(
+      refused.stderr,
+      'periscope: 192.0.2.7 is not an address of this machine; pick one it has with --host H (127.0.0.1, or 0.0.0.0 for all)\n',
+    );
+  }
+});
+
 test('--workers with a memory store is refused with the fix; --workers 0 is a usage error', async () => {
   const memory = join(folder, 'memory.config.json');
   writeFileSync(memory, JSON.stringify({ store: { url: 'memory:' } }));

@@ -132,9 +132,8 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
       if (own) {
         // The workers share the port on purpose: nothing else may hold it.
         const { host, port: asked } = config.gateway;
-        await portFree(host, asked).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'EADDRINUSE') throw portInUse(asked);
-          throw error;
+        await portFree(host, asked).catch((error: unknown) => {
+          throw cannotListen(error, host, asked);
         });
       }
       return runPrimary({
@@ -159,8 +158,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     listening = await server.listen();
   } catch (error) {
     await periscope.close();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw portInUse(config.gateway.port);
-    throw error;
+    throw cannotListen(error, config.gateway.host, config.gateway.port);
   }
   if (inWorker) {
     // One of `--workers N`: the primary prints the banner and the stop lines, once for all. The other workers
@@ -219,8 +217,20 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
   return EXIT_OK;
 }
 
-function portInUse(port: number): UsageError {
-  return new UsageError(`port ${port} is in use; pick another with --port N (0: any free port)`);
+/** A listening socket refused for a reason the user can fix, as the one-line error that names the fix. */
+function cannotListen(error: unknown, host: string, port: number): unknown {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new UsageError(`port ${port} is in use; pick another with --port N (0: any free port)`);
+    case 'EADDRNOTAVAIL':
+      return new UsageError(
+        `${host} is not an address of this machine; pick one it has with --host H (127.0.0.1, or 0.0.0.0 for all)`,
+      );
+    case 'EACCES':
+      return new UsageError(`port ${port} needs privileges to bind; pick one above 1023 with --port N`);
+    default:
+      return error;
+  }
 }
 
 function noKeysNote(host: string): string {
