@@ -137,16 +137,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     recentCalls: 1000,
     recentCallsMaxAgeMs: 3_600_000,
   };
+  const shared = options.sharedCalls;
   const operatorConsole = consoleConfig.enabled
     ? createConsole({
         periscope,
         recentCalls: consoleConfig.recentCalls,
         recentCallsMaxAgeMs: consoleConfig.recentCallsMaxAgeMs,
         gauges: () => callGauges(metrics, options.sharedMetrics),
-        ...(options.sharedCalls ? { lookup: options.sharedCalls.lookup } : {}),
+        ...(shared ? { lookup: (id: number) => shared.lookup(id) } : {}),
       })
     : undefined;
-  options.sharedCalls?.answer((id) => {
+  shared?.answer((id) => {
     const call = operatorConsole?.recent.get(id);
     return call?.elsewhere ? undefined : call;
   });

@@ -63,13 +63,17 @@ export async function listenOn(server: Server, plan: ListenPlan): Promise<Listen
   let open = 0;
   let fromOthers = 0;
   server.maxConnections = plan.maxConnections;
-  server.on('connection', (socket) => {
-    open += 1;
-    socket.once('close', () => {
-      open -= 1;
+  if (plan.sockets > 1) {
+    server.on('connection', (socket) => {
+      open += 1;
+      socket.once('close', () => {
+        open -= 1;
+      });
     });
-  });
+  }
   const others: NetServer[] = [];
+  const closeOthers = () =>
+    Promise.all(others.map((other) => new Promise<void>((resolve) => other.close(() => resolve()))));
   try {
     for (let index = 1; index < plan.sockets; index++) {
       const other = createServer((socket) => {
@@ -86,16 +90,15 @@ export async function listenOn(server: Server, plan: ListenPlan): Promise<Listen
       await listening(other, port, options);
     }
   } catch (error) {
-    await Promise.all(others.map((other) => new Promise((resolve) => other.close(resolve))));
+    await closeOthers();
     await new Promise((resolve) => server.close(resolve));
     throw error;
   }
   return {
     port,
-    close: () =>
-      Promise.all(others.map((other) => new Promise<void>((resolve) => other.close(() => resolve())))).then(
-        () => undefined,
-      ),
+    close: async () => {
+      await closeOthers();
+    },
   };
 }
 
