@@ -12,8 +12,8 @@ import type { Store } from '../../store/store.ts';
 import { httpCall } from '../../testing/http-call.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
-import { CONSOLE_CSP } from './console-routes.ts';
 import { createGateway, type Gateway } from './gateway.ts';
+import { CONSOLE_CSP } from './operator-console.ts';
 import { createRecentCalls, MAX_TEXT_CHARS } from './recent-calls.ts';
 
 const HOSTILE_TITLE = '<img src=x onerror=alert(1)> \u202Egnp.exe';

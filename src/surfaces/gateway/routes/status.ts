@@ -1,7 +1,14 @@
-import type { Periscope } from '../../index.ts';
-import { checkAgentId, formatRate } from '../../keys/api-keys.ts';
-import type { Principal } from './auth.ts';
-import { GatewayError } from './http-io.ts';
+import type { Periscope } from '../../../index.ts';
+import { checkAgentId, formatRate } from '../../../keys/api-keys.ts';
+import type { Principal } from '../auth.ts';
+import { GatewayError, sendJson } from '../http-io.ts';
+import type { Call, GatewayServices } from '../route.ts';
+
+/** GET /v1/status. */
+export async function status(call: Call, gateway: GatewayServices): Promise<void> {
+  const { principal, query } = call;
+  sendJson(call.response, 200, await agentStatus({ periscope: gateway.periscope, principal, query }));
+}
 
 /**
  * GET /v1/status: the caller's agent (its key, credit balance and latest ledger entries, today's usage) and the
