@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, sep } from 'node:path';
 import type { Periscope } from '../../index.ts';
 import type { ApiKeyRecord } from '../../keys/api-keys.ts';
 import type { Principal } from './auth.ts';
@@ -22,12 +23,27 @@ const SECURITY_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-const FILES: Record<string, { name: string; type: string }> = {
-  '/console': { name: 'index.html', type: 'text/html; charset=utf-8' },
-  '/console/': { name: 'index.html', type: 'text/html; charset=utf-8' },
-  '/console/console.js': { name: 'console.js', type: 'text/javascript; charset=utf-8' },
-  '/console/console.css': { name: 'console.css', type: 'text/css; charset=utf-8' },
+const HTML = 'text/html; charset=utf-8';
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': HTML,
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
 };
+
+const FOLDER = new URL('./console/', import.meta.url);
+/**
+ * The console's files by URL path, listed once at load: its page at `/console`, and every .html, .js and .css under
+ * `console/` (its ES modules import each other by relative URL: a new module is served without being named here).
+ */
+const FILES = new Map<string, { name: string; type: string }>([
+  ['/console', { name: 'index.html', type: HTML }],
+  ['/console/', { name: 'index.html', type: HTML }],
+]);
+for (const found of readdirSync(FOLDER, { recursive: true, encoding: 'utf8' })) {
+  const name = found.split(sep).join('/');
+  const type = CONTENT_TYPES[extname(name)];
+  if (type) FILES.set(`/console/${name}`, { name, type });
+}
 
 /** Calls an event stream sends first (the newest), before the live ones. */
 const BACKLOG = 200;
@@ -63,7 +79,7 @@ export function createConsole(context: {
   function file(name: string): Buffer {
     let body = files.get(name);
     if (!body) {
-      body = readFileSync(new URL(`./console/${name}`, import.meta.url));
+      body = readFileSync(new URL(name, FOLDER));
       files.set(name, body);
     }
     return body;
@@ -87,7 +103,7 @@ export function createConsole(context: {
       stats.add({ time: Date.now(), ms: call.ms, ...outcomeOf(call.result) });
       fetchHealth.add(call.tool, call.result);
     },
-    isStatic: (path: string) => path in FILES,
+    isStatic: (path: string) => FILES.has(path),
     /**
      * The playground's "run as": the principal a real call with key `keyId` would run as (its agent, its rate, its
      * domains and session budget), for an admin (or open mode). A revoked or unknown key is refused: a call with it
@@ -108,7 +124,7 @@ export function createConsole(context: {
     },
     /** GET a console file, with the console's Content-Security-Policy. */
     serveStatic(request: IncomingMessage, response: ServerResponse, path: string): void {
-      const entry = FILES[path];
+      const entry = FILES.get(path);
       if (!entry) throw new GatewayError(404, 'NOT_FOUND', `no console file ${path}`);
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GatewayError(405, 'METHOD_NOT_ALLOWED', 'use GET here', { allow: 'GET, HEAD' });
