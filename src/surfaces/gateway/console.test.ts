@@ -1,7 +1,7 @@
 // The operator console over real sockets: its files and headers, who may open its API, the live tail (server-sent
 // events of calls made through the REST API), the bounded recent-calls store, and switching it off.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
@@ -20,6 +20,15 @@ const HOSTILE_TITLE = '<img src=x onerror=alert(1)> \u202Egnp.exe';
 const PAGE = `<!doctype html><html><head><title>${HOSTILE_TITLE.replace('<', '&lt;')}</title></head><body><main><article>
 <h1>Tide tables for Brest</h1><p>${'High tide is at 06:12 and again at 18:40. '.repeat(20)}</p>
 <p><a href="javascript:alert(1)">click</a></p></article></main></body></html>`;
+
+/** The console's files as they sit in its folder: its page, its style, and its ES modules (kernel/, tabs/, …). */
+const CONSOLE_FILES = readdirSync(new URL('./console/', import.meta.url), {
+  recursive: true,
+  encoding: 'utf8',
+})
+  .filter((name) => /\.(html|js|css)$/.test(name))
+  .sort();
+const CONSOLE_MODULES = CONSOLE_FILES.filter((name) => name.endsWith('.js'));
 
 let origin: TestServer;
 /** Requests to /slow waiting to be answered. */
@@ -113,7 +122,8 @@ describe('console with keys', () => {
       ['/console/', 'text/html'],
       ['/console/console.js', 'text/javascript'],
       ['/console/console.css', 'text/css'],
-    ] as const) {
+      ...CONSOLE_MODULES.map((name) => [`/console/${name}`, 'text/javascript'] as const),
+    ]) {
       const response = await httpCall(`${running.url}${path}`);
       assert.equal(response.status, 200, path);
       assert.match(String(response.headers['content-type']), new RegExp(`^${type}`));
@@ -128,8 +138,14 @@ describe('console with keys', () => {
     assert.doesNotMatch(html, /\son[a-z]+\s*=/i, 'no inline event handlers');
     assert.doesNotMatch(html, /\sstyle\s*=|<style/i, 'no inline styles');
     assert.doesNotMatch(html, /https?:\/\//i, 'nothing from another origin');
-    const script = (await httpCall(`${running.url}/console/console.js`)).text;
-    assert.doesNotMatch(script, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+    for (const name of CONSOLE_MODULES) {
+      const script = (await httpCall(`${running.url}/console/${name}`)).text;
+      assert.doesNotMatch(
+        script,
+        /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/,
+        name,
+      );
+    }
     assert.equal((await httpCall(`${running.url}/console/nothing.js`)).status, 404);
   });
 
@@ -513,7 +529,7 @@ test('gateway.console.enabled false: /console and its API are 404, and the gatew
     assert.equal((await fetchPage(running.url, admin)).status, 200);
     for (const path of [
       '/console',
-      '/console/console.js',
+      ...CONSOLE_MODULES.map((name) => `/console/${name}`),
       '/v1/admin/console/events',
       '/v1/admin/console/calls',
     ]) {
@@ -602,10 +618,10 @@ describe('the recent-calls ring buffer', () => {
   });
 });
 
-test('the console is small: its first load (three files) under 150 KB even uncompressed, so compressed too', () => {
+test('the console is small: its first load (every file) under 150 KB even uncompressed, so compressed too', () => {
   let bytes = 0;
   let gzipped = 0;
-  for (const name of ['index.html', 'console.js', 'console.css']) {
+  for (const name of CONSOLE_FILES) {
     const body = readFileSync(new URL(`./console/${name}`, import.meta.url));
     bytes += body.length;
     gzipped += gzipSync(body, { level: 9 }).length;
