@@ -25,13 +25,15 @@ export function show(page) {
     else button.removeAttribute('aria-current');
   }
   for (const section of document.querySelectorAll('.page')) section.hidden = section.id !== `page-${page}`;
-  loaders[page]?.().catch((error) => report(page, error));
+  loaders[page]?.()
+    .then(() => page !== 'playground' && report(page, undefined))
+    .catch((error) => report(page, error));
 }
 
-/** A page that failed to load says why: the keys page in its error line, the others in the playground's status. */
+/** A page that failed to load says why, on that page: its error line (the playground: its status line); cleared once it loads. */
 function report(page, error) {
-  const target = page === 'keys' ? $('keys-error') : $('play-status');
-  if (target) target.textContent = visible(error.message);
+  const target = page === 'playground' ? $('play-status') : $(`${page}-error`);
+  if (target) target.textContent = error ? visible(error.message) : '';
 }
 
 for (const button of document.querySelectorAll('#tabs [data-page]')) {
