@@ -1,7 +1,8 @@
 import type { Periscope } from '../../index.ts';
 import { stageTotals } from '../../stage-timing.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import type { Tool } from '../../tools/tool.ts';
-import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
+import { toErrorResult } from '../../tools/tool-result.ts';
 import { createCallLimiter, type RefusalReason, refusalReason } from './call-limiter.ts';
 import { LATENCY_BUCKETS_SECONDS, MetricsRegistry, type MetricsSnapshot } from './metrics.ts';
 import type { FinishedCall } from './recent-calls.ts';
