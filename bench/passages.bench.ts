@@ -30,7 +30,7 @@ import { selectPassages } from '../src/content/passages/select-passages.ts';
 import { PASSAGE_SEPARATOR } from '../src/content/passages/types.ts';
 import { createPeriscope } from '../src/index.ts';
 import { seededRandom } from '../src/testing/seeded-random.ts';
-import type { ToolResult } from '../src/tools/tool-result.ts';
+import type { ToolResult } from '../src/tool-call.ts';
 import { type WebFetchData, webFetchInputSchema } from '../src/tools/web-fetch.ts';
 
 const CORPUS = new URL('../../shared/corpus/squad-train/', import.meta.url).pathname;

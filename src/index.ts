@@ -1,4 +1,3 @@
-import { createCitationChecker } from './citations/citation-checker.ts';
 import {
   type VerifyCitationInput,
   type VerifyCitationResult,
@@ -25,16 +24,18 @@ import type { LookupFunction } from './net/types.ts';
 import { createCallPolicy } from './policy/call-policy.ts';
 import { type CreditAccounts, createCreditAccounts } from './policy/credit-accounts.ts';
 import { fetchFingerprint, searchFingerprint } from './policy/fingerprint.ts';
-import { createLazyStore } from './policy/lazy-store.ts';
 import { readUsage, type UsageQuery, type UsageReport } from './policy/usage.ts';
 import { createSearchChain, type ProviderStatus } from './search/chain.ts';
 import type { SearchProvider } from './search/types.ts';
+import { createLazyStore } from './store/lazy-store.ts';
 import type { Store } from './store/store.ts';
+import type { ToolResult } from './tool-call.ts';
+import { createCitationChecker } from './tools/citation-checker.ts';
 import { createDocumentFetchTool } from './tools/document-fetch-tool.ts';
 import { createDocumentReader } from './tools/document-reader.ts';
 import { createImageSearchTool, type ImageSearchData, type ImageSearchInput } from './tools/image-search.ts';
 import type { Tool, ToolExecuteOptions } from './tools/tool.ts';
-import { type ToolResult, toErrorResult } from './tools/tool-result.ts';
+import { toErrorResult } from './tools/tool-result.ts';
 import { validateInput } from './tools/validate-input.ts';
 import { createVerifyCitationTool } from './tools/verify-citation-tool.ts';
 import { createWebFetchTool, type WebFetchData, type WebFetchInput } from './tools/web-fetch.ts';
@@ -296,8 +297,8 @@ export type {
   BeforeCallHook,
   BeforeCallInfo,
 } from './egress/before-call-check.ts';
-export type { SessionBudget } from './egress/budget-check.ts';
 export type {
+  CallSettlement,
   EgressCall,
   EgressCheck,
   EgressDenial,
@@ -307,6 +308,7 @@ export type {
   EgressRequest,
   EgressVerdict,
   PolicyDeniedReason,
+  SessionBudget,
 } from './egress/egress-check.ts';
 export {
   ERROR_CODES,
@@ -349,9 +351,9 @@ export {
 } from './services/provider-http.ts';
 export { openStore } from './store/open-store.ts';
 export type { LedgerEntry, Store } from './store/store.ts';
+export type { ToolResult } from './tool-call.ts';
 export type { ImageSearchData, ImageSearchInput } from './tools/image-search.ts';
 export type { Tool, ToolExecuteOptions } from './tools/tool.ts';
-export type { ToolResult } from './tools/tool-result.ts';
 export {
   type RunToolCallsOptions,
   runToolCalls,

@@ -6,7 +6,7 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { createPeriscope, type Periscope } from '../src/index.ts';
 import { aiSdkTools, type CitedPassage, passagesOf } from '../src/surfaces/adapters/ai-sdk.ts';
-import type { ToolResult } from '../src/tools/tool-result.ts';
+import type { ToolResult } from '../src/tool-call.ts';
 import { configFor, PNG, type StandIn, startStandIn } from './support/stand-in.ts';
 
 let standIn: StandIn;

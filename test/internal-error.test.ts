@@ -6,12 +6,12 @@ import { z } from 'zod';
 import type { ToolErrorData } from '../src/errors.ts';
 import { createPeriscope } from '../src/index.ts';
 import { createCallPolicy } from '../src/policy/call-policy.ts';
-import { createLazyStore } from '../src/policy/lazy-store.ts';
 import type { SearchProvider } from '../src/search/types.ts';
+import { createLazyStore } from '../src/store/lazy-store.ts';
 import { openStore } from '../src/store/open-store.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import type { ToolResult } from '../src/tool-call.ts';
 import type { Tool } from '../src/tools/tool.ts';
-import type { ToolResult } from '../src/tools/tool-result.ts';
 import { runToolCalls } from '../src/tools/tool-runner.ts';
 
 let pages: TestServer;

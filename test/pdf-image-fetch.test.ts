@@ -9,7 +9,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { ToolErrorData } from '../src/errors.ts';
 import { createPeriscope } from '../src/index.ts';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
-import type { ToolResult } from '../src/tools/tool-result.ts';
+import type { ToolResult } from '../src/tool-call.ts';
 import type { WebFetchData } from '../src/tools/web-fetch.ts';
 
 const FIXTURES = new URL('../src/content/__fixtures__/', import.meta.url);

@@ -1,4 +1,4 @@
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { ToolResult } from '../tool-call.ts';
 
 interface OutcomeData {
   error?: { code?: unknown; details?: { status?: unknown } };

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { CitationStatus, VerifyCitationResult } from '../citations/verify-citation.ts';
 import type { ExtractMode } from '../content/types.ts';
-import type { SessionBudget } from '../egress/budget-check.ts';
+import type { SessionBudget } from '../egress/egress-check.ts';
 import { SEEN_URLS_PER_CALL } from '../egress/seen-urls.ts';
 import { urlsInText } from '../egress/urls-in-text.ts';
 import { PeriscopeError, type ToolErrorData, toPeriscopeError } from '../errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpFetch } from '../net/types.ts';
+import type { ToolResult } from '../tool-call.ts';
 import type { Tool } from '../tools/tool.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
 import { runToolCalls, type ToolCall } from '../tools/tool-runner.ts';
 import { type AnswerSource, markUnverifiedCitations, parseAnswerSources } from './answer-citations.ts';
 import { hintFor, parseArguments } from './call-hint.ts';

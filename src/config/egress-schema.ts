@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseDomainPattern } from '../egress/domain-pattern.ts';
+import { parseDomainPattern } from '../net/domain-pattern.ts';
 
-/** A list of domain patterns, each checked (src/egress/domain-pattern.ts): a bad one is CONFIG_INVALID, named. */
+/** A list of domain patterns, each checked (src/net/domain-pattern.ts): a bad one is CONFIG_INVALID, named. */
 const domainList = (description: string) =>
   z
     .array(

@@ -7,7 +7,7 @@ import { isPeriscopeError, type ToolErrorData } from '../errors.ts';
 import { createPeriscope, type Periscope } from '../index.ts';
 import type { SearchProvider } from '../search/types.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { ToolResult } from '../tool-call.ts';
 import type { BeforeCallContext, BeforeCallHook, BeforeCallInfo } from './before-call-check.ts';
 import type { EgressCheck } from './egress-check.ts';
 

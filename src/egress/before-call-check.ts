@@ -1,7 +1,7 @@
 import type { EgressConfig } from '../config/egress-schema.ts';
 import { isPeriscopeError } from '../errors.ts';
 import type { HttpFetch } from '../net/types.ts';
-import type { ToolName } from '../tools/tool.ts';
+import type { ToolName } from '../tool-call.ts';
 import type { EgressCall, EgressCheck, EgressDenial, EgressOptions } from './egress-check.ts';
 
 /** The call a beforeCall hook is asked about: the tool and its validated input. */

@@ -16,7 +16,7 @@ import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
 import { type RedisTestServer, redisTestGate, startRedisServer } from '../testing/redis-server.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { ToolResult } from '../tool-call.ts';
 import type { EgressCheck } from './egress-check.ts';
 
 const PAGE = `<!doctype html><html><head><title>Tides</title></head><body><main>${'<p>High tide at Brest is at 06:12 and 18:40 today; the coefficient is 95.</p>'.repeat(6)}</main></body></html>`;

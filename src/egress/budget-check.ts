@@ -1,21 +1,9 @@
 import type { LimitsConfig } from '../config/policy-schema.ts';
-import type { ToolErrorData } from '../errors.ts';
-import type { LazyStore } from '../policy/lazy-store.ts';
-import { isRefundable } from '../policy/refund-rule.ts';
 import { digest } from '../store/digest.ts';
+import type { LazyStore } from '../store/lazy-store.ts';
 import { stepCounters } from '../store/store-errors.ts';
-import type { ToolName } from '../tools/tool.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
-import type { EgressCall, EgressCheck, EgressDenial, EgressHold } from './egress-check.ts';
-
-/**
- * A session budget (`limits.session`, an API key's, a program's `ToolExecuteOptions.egress.budget`, `runAgent`'s):
- * calls per tool and credits (`limits.credits.cost`) one session may spend. Unset: no limit.
- */
-export interface SessionBudget {
-  maxCalls?: Partial<Record<ToolName, number | undefined>> | undefined;
-  maxCredits?: number | undefined;
-}
+import type { ToolName } from '../tool-call.ts';
+import type { EgressCall, EgressCheck, EgressDenial, EgressHold, SessionBudget } from './egress-check.ts';
 
 /** How long a session's counts are kept after its last call. */
 export const SESSION_BUDGET_TTL_MS = 86_400_000;
@@ -57,8 +45,9 @@ interface Reservation {
  *   check (the beforeCall hook, the repeat throttle, a rate limit, credits).
  * - A web_search with `readTop` N reserves its N page reads with it: all or none. Its reads draw from that
  *   reservation (they carry the search as `parentCall`), and reads it did not make are given back when it ends.
- * - Settled after the call: a call counts once it ran; its credits are given back when the credit rule refunds a
- *   failure (src/policy/refund-rule.ts: the provider's or deployment's doing, or an egress refusal inside it).
+ * - Settled after the call: a call counts once it ran; its credits are given back when the call policy settles it
+ *   as refundable (`CallSettlement.refundable`: the policy applies src/policy/refund-rule.ts once, for its credits
+ *   and for this budget alike).
  * - A call without a `sessionId` is a session of its own: checked against the limits alone (a readTop wider than
  *   the web_fetch limit, a call costing more than `maxCredits`, a limit of 0), nothing stored.
  *
@@ -122,14 +111,12 @@ export function createBudgetCheck(settings: { limits: LimitsConfig; store: LazyS
         await give(key, counters);
       });
     },
-    async afterCall(call, result) {
+    async afterCall(call, _result, settlement) {
       const reservation = held.get(call);
       if (reservation === undefined) return;
       held.delete(call);
       const back: Counters = {};
-      const error = errorOf(result);
-      if (error && isRefundable(call.tool, error))
-        back.credits = reservation.drawnFrom?.credits ?? cost(call.tool);
+      if (settlement.refundable) back.credits = reservation.drawnFrom?.credits ?? cost(call.tool);
       const unread = reservation.pool?.left ?? 0;
       if (unread > 0) {
         back['calls.web_fetch'] = unread;
@@ -202,9 +189,4 @@ function readTopOf(input: Readonly<Record<string, unknown>>): number {
 
 function sessionKey(agentId: string, sessionId: string): string {
   return `session-budget:${digest(`${agentId}\n${sessionId}`)}`;
-}
-
-function errorOf(result: ToolResult): ToolErrorData | undefined {
-  if (!result.isError) return undefined;
-  return (result.data as { error?: ToolErrorData } | undefined)?.error;
 }

@@ -1,6 +1,11 @@
 import type { EgressConfig } from '../config/egress-schema.ts';
-import { parseCallerUrl } from '../tools/validate-input.ts';
-import { type DomainPattern, matchesDomain, normaliseHost, parseDomainPattern } from './domain-pattern.ts';
+import { parseCallerUrl } from '../net/caller-url.ts';
+import {
+  type DomainPattern,
+  matchesDomain,
+  normaliseHost,
+  parseDomainPattern,
+} from '../net/domain-pattern.ts';
 import {
   compileRules,
   type DomainLayer,

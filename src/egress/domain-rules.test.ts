@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatDomainPattern, parseDomainPattern } from './domain-pattern.ts';
+import { formatDomainPattern, parseDomainPattern } from '../net/domain-pattern.ts';
 import { allowsHost, compileRules, type DomainRules, intersectRules, rulesToLists } from './domain-rules.ts';
 
 const rules = (allow: string[], block: string[] = []): DomainRules => compileRules({ allow, block });

@@ -7,7 +7,7 @@ import {
   matchesDomain,
   normaliseHost,
   parseDomainPattern,
-} from './domain-pattern.ts';
+} from '../net/domain-pattern.ts';
 
 /**
  * One layer of the domain policy (the deployment's, an API key's, a call's), or several intersected into one:

@@ -1,7 +1,5 @@
 import type { ReasonsByCode } from '../errors.ts';
-import type { ToolName } from '../tools/tool.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
-import type { SessionBudget } from './budget-check.ts';
+import type { ToolName, ToolResult } from '../tool-call.ts';
 
 /** Why an egress check refused: POLICY_DENIED's `details.reason` (src/error-reasons.ts). */
 export type PolicyDeniedReason = ReasonsByCode['POLICY_DENIED'];
@@ -33,6 +31,15 @@ export interface EgressOptions {
   seenUrls?: readonly string[] | undefined;
   /** The session budget this caller sets (calls per tool, credits); the tighter of it and `limits.session` holds. */
   budget?: SessionBudget | undefined;
+}
+
+/**
+ * A session budget (`limits.session`, an API key's, a program's `ToolExecuteOptions.egress.budget`, `runAgent`'s):
+ * calls per tool and credits (`limits.credits.cost`) one session may spend. Unset: no limit.
+ */
+export interface SessionBudget {
+  maxCalls?: Partial<Record<ToolName, number | undefined>> | undefined;
+  maxCredits?: number | undefined;
 }
 
 /** One tool call, as every egress check sees it before the call is counted, charged or run. */
@@ -83,6 +90,18 @@ export interface EgressHold {
   release(): Promise<void>;
 }
 
+/**
+ * What the call policy decided about a call once it ran, handed to every check's `afterCall` as plain values: the
+ * checks sit below the policy (docs/decisions/0013-layout.md) and read its decisions, never its rules.
+ */
+export interface CallSettlement {
+  /**
+   * Whether the call failed in a way whose credits go back (src/policy/refund-rule.ts: the provider's or the
+   * deployment's doing, or an egress refusal inside the call), whether or not credits are charged.
+   */
+  refundable: boolean;
+}
+
 /** `undefined`: allowed; an EgressDenial: refused; an EgressHold: allowed, holding something. */
 export type EgressVerdict = EgressDenial | EgressHold | undefined;
 
@@ -102,9 +121,10 @@ export interface EgressCheck {
   ): EgressDenial | undefined | Promise<EgressDenial | undefined>;
   /**
    * After the call ran (any result, errors included), as the caller gets it (after the credit commit or refund:
-   * `data.creditsSpent` when credits are on): record what it saw (seen URLs), settle what it held (a budget).
+   * `data.creditsSpent` when credits are on), with what the call policy decided about it: record what it saw
+   * (seen URLs), settle what it held (a budget).
    */
-  afterCall?(call: EgressCall, result: ToolResult): void | Promise<void>;
+  afterCall?(call: EgressCall, result: ToolResult, settlement: CallSettlement): void | Promise<void>;
 }
 
 export function isDenial(verdict: EgressVerdict): verdict is EgressDenial {

@@ -1,6 +1,6 @@
 import type { PeriscopeConfig } from '../config/schema.ts';
 import type { HttpFetch } from '../net/types.ts';
-import type { LazyStore } from '../policy/lazy-store.ts';
+import type { LazyStore } from '../store/lazy-store.ts';
 import { type BeforeCallHook, createBeforeCallCheck } from './before-call-check.ts';
 import { createBudgetCheck } from './budget-check.ts';
 import { createDomainCheck, type DomainPolicy } from './domain-check.ts';

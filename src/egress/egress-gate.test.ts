@@ -8,13 +8,14 @@ import { createPeriscope } from '../index.ts';
 import type { LookupFunction } from '../net/types.ts';
 import type { SearchProvider } from '../search/types.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { egressCall } from '../tools/egress-call.ts';
 import {
   type EgressCheck,
   type EgressRequest,
   type EgressVerdict,
   POLICY_DENIED_REASONS,
 } from './egress-check.ts';
-import { createEgressGate, egressCall } from './egress-gate.ts';
+import { createEgressGate } from './egress-gate.ts';
 
 const PAGE = `<!doctype html><html><head><title>Tides</title></head><body><main>${'<p>High tide at Brest is at 06:12 and 18:40 today; the coefficient is 95.</p>'.repeat(6)}</main></body></html>`;
 
@@ -70,7 +71,7 @@ describe('the gate', () => {
     await pass.release();
     await pass.release();
     assert.equal(released, 1);
-    await pass.settle({ isError: false, output: '' });
+    await pass.settle({ isError: false, output: '' }, { refundable: false });
     assert.deepEqual(settled, ['holder:false']);
   });
 

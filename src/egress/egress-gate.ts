@@ -1,6 +1,6 @@
-import { DEFAULT_AGENT_ID, type ToolExecuteOptions, type ToolName } from '../tools/tool.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { ToolResult } from '../tool-call.ts';
 import {
+  type CallSettlement,
   type EgressCall,
   type EgressCheck,
   type EgressHold,
@@ -16,8 +16,8 @@ export type EgressRequestCheck = (request: EgressRequest) => Promise<void>;
 export interface EgressPass {
   /** The call was refused after the gate (repeat throttle, rate limit, credits): give back what the checks hold. */
   release(): Promise<void>;
-  /** The call ran (whatever its result): every check's `afterCall`. Never rejects. */
-  settle(result: ToolResult): Promise<void>;
+  /** The call ran (whatever its result): every check's `afterCall`, with the policy's settlement. Never rejects. */
+  settle(result: ToolResult, settlement: CallSettlement): Promise<void>;
 }
 
 /**
@@ -64,8 +64,8 @@ export function createEgressGate(checks: readonly EgressCheck[]): EgressGate {
       }
       return {
         release: releaseAll,
-        async settle(result) {
-          await Promise.allSettled(checks.map(async (check) => check.afterCall?.(call, result)));
+        async settle(result, settlement) {
+          await Promise.allSettled(checks.map(async (check) => check.afterCall?.(call, result, settlement)));
         },
       };
     },
@@ -77,17 +77,5 @@ export function createEgressGate(checks: readonly EgressCheck[]): EgressGate {
         }
       };
     },
-  };
-}
-
-/** A tool call as the checks see it, from the tool's validated input and its execute options. */
-export function egressCall(tool: ToolName, input: unknown, options: ToolExecuteOptions): EgressCall {
-  return {
-    tool,
-    input: typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {},
-    agentId: options.agentId ?? DEFAULT_AGENT_ID,
-    sessionId: options.sessionId,
-    options: options.egress ?? {},
-    ...(options.parentCall === undefined ? {} : { parent: options.parentCall }),
   };
 }

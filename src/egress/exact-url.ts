@@ -1,4 +1,4 @@
-import { parseCallerUrl } from '../tools/validate-input.ts';
+import { parseCallerUrl } from '../net/caller-url.ts';
 
 /** Characters whose percent-escape means the same as the character itself (RFC 3986 unreserved, and `!'()*`). */
 const SAME_DECODED = /^[A-Za-z0-9\-._~!'()*]$/;

@@ -1,5 +1,5 @@
-import type { LazyStore } from '../policy/lazy-store.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { LazyStore } from '../store/lazy-store.ts';
+import type { ToolResult } from '../tool-call.ts';
 import type { EgressCall, EgressCheck, EgressDenial } from './egress-check.ts';
 import { exactUrl } from './exact-url.ts';
 import { SEEN_URLS_PER_CALL, SEEN_URLS_PER_SESSION, seenUrlsOf } from './seen-urls.ts';

@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createDomainCheck, createDomainPolicy } from '../egress/domain-check.ts';
-import { createEgressGate, egressCall } from '../egress/egress-gate.ts';
+import { createEgressGate } from '../egress/egress-gate.ts';
 import { isPeriscopeError } from '../errors.ts';
 import { jsonReply, withStandIn } from '../testing/provider-stand-in.ts';
 import { readerContext } from '../testing/reader-suite.ts';
+import { egressCall } from '../tools/egress-call.ts';
 import { createJinaReaderBackend } from './backends/jina-reader.ts';
 import { createFetchChain } from './fetch-chain.ts';
 

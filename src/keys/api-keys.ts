@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SessionBudget } from '../egress/budget-check.ts';
+import type { SessionBudget } from '../egress/egress-check.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 

@@ -1,10 +1,10 @@
-import type { SessionBudget } from '../egress/budget-check.ts';
-import { formatDomainPattern, parseDomainPattern } from '../egress/domain-pattern.ts';
+import type { SessionBudget } from '../egress/egress-check.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { InputConstraint } from '../input-issue.ts';
+import { formatDomainPattern, parseDomainPattern } from '../net/domain-pattern.ts';
 import type { CreditAccounts } from '../policy/credit-accounts.ts';
 import type { Store } from '../store/store.ts';
-import type { ToolName } from '../tools/tool.ts';
+import type { ToolName } from '../tool-call.ts';
 import {
   type ApiKeyRecord,
   checkAgentId,

@@ -1,19 +1,15 @@
 import type { CacheConfig, LimitsConfig, UsageConfig } from '../config/policy-schema.ts';
-import { createEgressGate, type EgressGate, type EgressPass, egressCall } from '../egress/egress-gate.ts';
+import { createEgressGate, type EgressGate, type EgressPass } from '../egress/egress-gate.ts';
 import { isPeriscopeError, PeriscopeError, type ToolErrorData } from '../errors.ts';
 import { stageEnd, stageStart } from '../stage-timing.ts';
+import type { LazyStore } from '../store/lazy-store.ts';
+import type { ToolName, ToolResult } from '../tool-call.ts';
 import { callLine } from '../tools/call-line.ts';
-import {
-  type CachedToolName,
-  DEFAULT_AGENT_ID,
-  type Tool,
-  type ToolExecuteOptions,
-  type ToolName,
-} from '../tools/tool.ts';
+import { egressCall } from '../tools/egress-call.ts';
+import { type CachedToolName, DEFAULT_AGENT_ID, type Tool, type ToolExecuteOptions } from '../tools/tool.ts';
 import type { ToolCache } from '../tools/tool-cache.ts';
-import { type ToolResult, toErrorResult } from '../tools/tool-result.ts';
+import { toErrorResult } from '../tools/tool-result.ts';
 import { createCredits, type Reservation } from './credits.ts';
-import type { LazyStore } from './lazy-store.ts';
 import { lookupSignature } from './lookup-signature.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 import { isRefundable } from './refund-rule.ts';
@@ -123,7 +119,8 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     // 8. Commit (keep the charge) or refund.
     let spent = reservation?.cost ?? 0;
     const error = errorOf(result);
-    if (reservation && error && isRefundable(tool.name, error)) {
+    const refundable = error !== undefined && isRefundable(tool.name, error);
+    if (reservation && refundable) {
       const refunded = await store.get().then(
         (opened) => credits.refund(opened, reservation),
         () => false,
@@ -137,8 +134,9 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       if (result.display)
         result.display += spent > 0 ? ` · ${spent} credit${spent === 1 ? '' : 's'}` : ' · refunded';
     }
-    // The egress checks see the result as the caller gets it (what it cost: `data.creditsSpent`).
-    await pass.settle(result);
+    // The egress checks see the result as the caller gets it (what it cost: `data.creditsSpent`), and the refund
+    // rule's verdict as a plain value (a session budget gives back a refundable call's credits).
+    await pass.settle(result, { refundable });
     // 9. Usage.
     await count(agentId, tool.name, result, spent);
     stageEnd('policy-store', stage);

@@ -1,6 +1,6 @@
 import { PeriscopeError } from '../errors.ts';
+import type { LazyStore } from '../store/lazy-store.ts';
 import type { LedgerEntry } from '../store/store.ts';
-import type { LazyStore } from './lazy-store.ts';
 
 /** Operator-side credit operations (the CLI's `periscope credits`, a gateway's admin routes). */
 export interface CreditAccounts {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LimitsConfig } from '../config/policy-schema.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
-import type { ToolName } from '../tools/tool.ts';
+import type { ToolName } from '../tool-call.ts';
 
 /** Credits taken for one call, returned by `refund` when the failure was not the agent's doing. */
 export interface Reservation {

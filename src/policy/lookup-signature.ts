@@ -1,7 +1,7 @@
+import { parseCallerUrl } from '../net/caller-url.ts';
 import { canonicalUrl } from '../search/canonical-url.ts';
+import type { ToolName } from '../tool-call.ts';
 import { normaliseQuery } from '../tools/normalise-query.ts';
-import type { ToolName } from '../tools/tool.ts';
-import { parseCallerUrl } from '../tools/validate-input.ts';
 
 /** A URL as the repeat throttle compares it: canonical (no scheme, `www.`, fragment or tracking parameters). */
 export function normaliseLookupUrl(text: string): string {

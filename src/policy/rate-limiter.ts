@@ -2,7 +2,7 @@ import type { LimitsConfig, RateWindow } from '../config/policy-schema.ts';
 import { isPeriscopeError, PeriscopeError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import { STORE_UNAVAILABLE } from '../store/store-errors.ts';
-import type { ToolName } from '../tools/tool.ts';
+import type { ToolName } from '../tool-call.ts';
 import { formatDuration } from './format-duration.ts';
 
 export interface RateLimiter {

@@ -1,5 +1,5 @@
 import type { ErrorCode, ToolErrorData } from '../errors.ts';
-import type { ToolName } from '../tools/tool.ts';
+import type { ToolName } from '../tool-call.ts';
 
 /** Failures on the provider's or the deployment's side: nothing the agent asked for was wrong. */
 const NOT_THE_AGENTS_DOING: ReadonlySet<ErrorCode> = new Set<ErrorCode>([

@@ -2,7 +2,7 @@ import { isPeriscopeError } from '../errors.ts';
 import { stageEnd, stageStart } from '../stage-timing.ts';
 import { digest } from '../store/digest.ts';
 import type { Store } from '../store/store.ts';
-import type { ToolName } from '../tools/tool.ts';
+import type { ToolName } from '../tool-call.ts';
 import type { ToolCache } from '../tools/tool-cache.ts';
 import { createSingleFlight } from './single-flight.ts';
 

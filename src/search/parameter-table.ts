@@ -2,7 +2,12 @@
 // table in its own file (`PARAMETERS`). The provider builds its request from it (the values it sends), the chain
 // reads it (who is skipped for news, whose dates are approximated, what to warn about), and `periscope status` and
 // docs/providers.md show it: one source, not written twice.
-import type { SafeSearch } from './types.ts';
+
+/**
+ * The adult-content filter: `moderate` is the default (`search.safeSearch`). Defined here, where the table maps its
+ * levels, and re-exported by types.ts, which reads this file (not the other way round: no circle).
+ */
+export type SafeSearch = 'off' | 'moderate' | 'strict';
 
 /** What a provider sends for each safe-search level; `undefined`: nothing (its own default does that). */
 export type SafeSearchValues = Readonly<Record<SafeSearch, string | number | boolean | undefined>>;

@@ -1,5 +1,5 @@
-import { type DomainPattern, parseDomainPattern } from '../egress/domain-pattern.ts';
 import { allowsHost, compileRules } from '../egress/domain-rules.ts';
+import { type DomainPattern, parseDomainPattern } from '../net/domain-pattern.ts';
 import { queryTooLong } from './chain-errors.ts';
 import type { SearchDomains, SearchProvider } from './types.ts';
 

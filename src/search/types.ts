@@ -1,16 +1,13 @@
 import type { ProviderContext, ProviderSettings, QuotaInfo } from '../services/types.ts';
-import type { ProviderParameters } from './parameter-table.ts';
+import type { ProviderParameters, SafeSearch } from './parameter-table.ts';
 
 export type { ProviderContext, ProviderSettings, QuotaInfo } from '../services/types.ts';
-export type { ProviderParameters } from './parameter-table.ts';
+export type { ProviderParameters, SafeSearch } from './parameter-table.ts';
 
 export type Freshness = 'day' | 'week' | 'month' | 'year';
 
 /** `general` (the default) or `news`: news articles, from the provider's news vertical. */
 export type SearchTopic = 'general' | 'news';
-
-/** The adult-content filter: `moderate` is the default (`search.safeSearch`). */
-export type SafeSearch = 'off' | 'moderate' | 'strict';
 
 /**
  * The domains a search's results may come from (the egress domain policy: the deployment's, the API key's and the

@@ -1,5 +1,5 @@
+import type { ToolName } from '../tool-call.ts';
 import { searchStartLine } from './search-summary.ts';
-import type { ToolName } from './tool.ts';
 import { shortUrl } from './validate-input.ts';
 
 /**

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { type EgressGate, egressCall } from '../egress/egress-gate.ts';
+import type { EgressGate } from '../egress/egress-gate.ts';
 import type { FetchedPage } from '../fetch/fetch-backend.ts';
+import { parseCallerUrl } from '../net/caller-url.ts';
 import type { DocumentReader } from './document-reader.ts';
+import { egressCall } from './egress-call.ts';
 import type { Tool } from './tool.ts';
 import { toErrorResult } from './tool-result.ts';
-import { parseCallerUrl, shortUrl, validateInput } from './validate-input.ts';
+import { shortUrl, validateInput } from './validate-input.ts';
 import { webFetchInputFields } from './web-fetch-schema.ts';
 
 const documentFetchInputSchema = webFetchInputFields.pick({ url: true, extractMode: true }).extend({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolName } from './tool.ts';
+import type { ToolName } from '../tool-call.ts';
 
 // The `data` of a successful ToolResult, per tool: MCP's outputSchema, the gateway's OpenAPI document. Loose
 // objects: a field added later never makes a client reject a result it validated yesterday.

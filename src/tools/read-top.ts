@@ -1,8 +1,8 @@
 import type { ErrorCode, ToolErrorData } from '../errors.ts';
 import type { SearchResult } from '../search/types.ts';
+import type { ToolResult } from '../tool-call.ts';
 import { type CitedPassage, passagesText } from './focused-read.ts';
 import type { ToolExecuteOptions } from './tool.ts';
-import type { ToolResult } from './tool-result.ts';
 import type { WebFetchData } from './web-fetch-schema.ts';
 
 /** Characters of passages per page read when `readMaxChars` is not given. */

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { callRules, type DomainPolicy } from '../egress/domain-check.ts';
 import { isEmptyRules, rulesToLists } from '../egress/domain-rules.ts';
-import { egressCall } from '../egress/egress-gate.ts';
 import { isPeriscopeError, type ProviderAttempt, type ToolErrorData } from '../errors.ts';
 import type { ChainCallOptions, ChainResult } from '../search/chain.ts';
+import type { ToolName } from '../tool-call.ts';
 import { ageSeconds, cachedNote, formatAge, maxAgeMs } from './cache-age.ts';
+import { egressCall } from './egress-call.ts';
 import { searchCacheKey } from './search-cache-key.ts';
 import { describeMisses, searchStartLine, successLine } from './search-summary.ts';
-import type { Tool, ToolExecuteOptions, ToolName } from './tool.ts';
+import type { Tool, ToolExecuteOptions } from './tool.ts';
 import { readThrough, type ToolCache } from './tool-cache.ts';
 import { toErrorResult } from './tool-result.ts';
 import { validateInput } from './validate-input.ts';

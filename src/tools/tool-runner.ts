@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createTurnQueue } from '../concurrency/turn-queue.ts';
 import type { EgressOptions } from '../egress/egress-check.ts';
 import { PeriscopeError } from '../errors.ts';
+import type { ToolResult } from '../tool-call.ts';
 import type { Tool, ToolExecuteOptions } from './tool.ts';
-import { type ToolResult, toErrorResult } from './tool-result.ts';
+import { toErrorResult } from './tool-result.ts';
 
 /** One tool call as a model asked for it. */
 export interface ToolCall {

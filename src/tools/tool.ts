@@ -1,8 +1,6 @@
 import type { z } from 'zod';
 import type { EgressCall, EgressOptions } from '../egress/egress-check.ts';
-import type { ToolResult } from './tool-result.ts';
-
-export type ToolName = 'web_fetch' | 'web_search' | 'image_search' | 'verify_citation';
+import type { ToolName, ToolResult } from '../tool-call.ts';
 
 /** The tools whose results the store caches (`cache.perTool`); verify_citation reads web_fetch's cache instead. */
 export type CachedToolName = Exclude<ToolName, 'verify_citation'>;

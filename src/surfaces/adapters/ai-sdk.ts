@@ -1,6 +1,6 @@
 import { type Tool as AiSdkTool, tool } from 'ai';
+import type { ToolResult } from '../../tool-call.ts';
 import type { Tool, ToolExecuteOptions } from '../../tools/tool.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
 import { imageOf } from '../tool-parts.ts';
 import { type ToolSource, toolsOf } from './tool-source.ts';
 

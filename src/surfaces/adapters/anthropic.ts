@@ -8,8 +8,8 @@ import type {
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
 import { wrapUntrusted } from '../../content/untrusted-envelope.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import { inputJsonSchema } from '../../tools/input-json-schema.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
 import { type RunToolCallsOptions, runToolCalls } from '../../tools/tool-runner.ts';
 import { type CitedPassage, imageOf, passagesOf } from '../tool-parts.ts';
 import { type ToolSource, toolsOf } from './tool-source.ts';

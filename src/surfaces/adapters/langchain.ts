@@ -1,7 +1,7 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
+import type { ToolResult } from '../../tool-call.ts';
 import type { Tool, ToolExecuteOptions } from '../../tools/tool.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
 import { imageOf } from '../tool-parts.ts';
 import { type ToolSource, toolsOf } from './tool-source.ts';
 

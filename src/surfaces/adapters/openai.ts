@@ -10,8 +10,8 @@ import type {
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
 import { chatFunctionTools } from '../../agent/chat-function-tools.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import { inputJsonSchema } from '../../tools/input-json-schema.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
 import { type RunToolCallsOptions, runToolCalls, type ToolCall } from '../../tools/tool-runner.ts';
 import { imageOf } from '../tool-parts.ts';
 import { dataUrl, type ToolSource, toolsOf } from './tool-source.ts';

@@ -1,5 +1,5 @@
 import type { ToolErrorData } from '../../errors.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE } from './cli-error.ts';
 import { type CliIo, writeLine } from './io.ts';
 

@@ -11,7 +11,7 @@ import { createMemoryStore } from '../../store/memory-store.ts';
 import type { Store } from '../../store/store.ts';
 import { httpCall } from '../../testing/http-call.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 import { CONSOLE_CSP } from './operator-console.ts';
 import { createRecentCalls, MAX_TEXT_CHARS } from './recent-calls.ts';

@@ -1,7 +1,7 @@
 // The fetch chain's health as the console tracks it from web_fetch results.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ToolResult } from '../../tools/tool-result.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import { createFetchHealth } from './fetch-health.ts';
 
 const ok = (attempts: unknown[], extra: Record<string, unknown> = {}): ToolResult => ({

@@ -1,6 +1,5 @@
-import type { ToolResult } from '../../tools/tool-result.ts';
-
 /** How one web_fetch back-end has fared in this gateway's calls (the fetch chain keeps no health of its own). */
+import type { ToolResult } from '../../tool-call.ts';
 export interface FetchBackendHealth {
   ok: number;
   failed: number;

@@ -1,7 +1,8 @@
 import { createIdleCount } from '../../concurrency/idle-count.ts';
 import type { Periscope } from '../../index.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import type { Tool } from '../../tools/tool.ts';
-import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
+import { toErrorResult } from '../../tools/tool-result.ts';
 import { createCallLimiter, type RefusalReason, refusalReason } from './call-limiter.ts';
 import { gatewayFamilies } from './gateway-families.ts';
 import { MetricsRegistry, type MetricsSnapshot } from './metrics.ts';

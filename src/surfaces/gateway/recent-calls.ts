@@ -1,6 +1,5 @@
-import type { ToolResult } from '../../tools/tool-result.ts';
-
 /** A call that ran, as the gateway's metrics wrapper reports it at its end (`onCall`). */
+import type { ToolResult } from '../../tool-call.ts';
 export interface FinishedCall {
   tool: string;
   surface: string;

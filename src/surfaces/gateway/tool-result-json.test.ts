@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { wrapUntrusted } from '../../content/untrusted-envelope.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import { toolResultJson } from './tool-result-json.ts';
 
 /** A web_fetch-shaped result: the text inside the envelope in `output`, and as it is in `data.text`. */

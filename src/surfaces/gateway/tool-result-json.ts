@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ToolResult } from '../../tools/tool-result.ts';
+import type { ToolResult } from '../../tool-call.ts';
 
 /** Stand-ins for the two copies of the text while the rest is serialised: a page cannot guess them. */
 const OUTPUT_MARK = `\u0000periscope-output-${randomBytes(8).toString('hex')}`;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPeriscope } from '../../index.ts';
 import { startTestServer } from '../../testing/test-server.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import { webFetchOutputSchema, webSearchOutputSchema } from '../../tools/output-schemas.ts';
 import type { Tool } from '../../tools/tool.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
 import { passagesOf } from '../tool-parts.ts';
 import { toCallToolResult } from './mapping.ts';
 

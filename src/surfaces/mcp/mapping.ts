@@ -1,7 +1,7 @@
+import type { ToolName, ToolResult } from '../../tool-call.ts';
 import { inputJsonSchema } from '../../tools/input-json-schema.ts';
 import { outputJsonSchema } from '../../tools/output-schemas.ts';
-import type { Tool, ToolName } from '../../tools/tool.ts';
-import type { ToolResult } from '../../tools/tool-result.ts';
+import type { Tool } from '../../tools/tool.ts';
 import { imageOf, passageLocation, passagesOf } from '../tool-parts.ts';
 
 // ToolResult → MCP, and nothing more (STYLE §3.3). No SDK import: the shapes are the protocol's.

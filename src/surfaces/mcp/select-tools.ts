@@ -1,5 +1,6 @@
 import { PeriscopeError } from '../../errors.ts';
-import type { Tool, ToolName } from '../../tools/tool.ts';
+import type { ToolName } from '../../tool-call.ts';
+import type { Tool } from '../../tools/tool.ts';
 
 const TOOL_NAMES: readonly ToolName[] = ['web_search', 'web_fetch', 'image_search', 'verify_citation'];
 

@@ -8,8 +8,9 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { EgressOptions } from '../../egress/egress-check.ts';
+import type { ToolResult } from '../../tool-call.ts';
 import type { Tool, ToolProgress } from '../../tools/tool.ts';
-import { type ToolResult, toErrorResult } from '../../tools/tool-result.ts';
+import { toErrorResult } from '../../tools/tool-result.ts';
 import { mcpToolDefinition, toCallToolResult } from './mapping.ts';
 
 export interface McpCallEvent {

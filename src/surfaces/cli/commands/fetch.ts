@@ -1,7 +1,7 @@
 import { hintFor as callHint } from '../../../agent/call-hint.ts';
 import type { ToolErrorData } from '../../../errors.ts';
+import type { ToolResult } from '../../../tool-call.ts';
 import { bestPassageStart, passagesHint } from '../../../tools/fetch-output.ts';
-import type { ToolResult } from '../../../tools/tool-result.ts';
 import {
   listsSectionsAfter,
   readOnHint,

@@ -1,8 +1,8 @@
 import type { Periscope } from '../../../index.ts';
+import type { ToolResult } from '../../../tool-call.ts';
 import { type ImageSearchInput, imageSearchInputSchema } from '../../../tools/image-search.ts';
 import { readTopNote } from '../../../tools/read-top.ts';
 import { searchStartLine } from '../../../tools/search-summary.ts';
-import type { ToolResult } from '../../../tools/tool-result.ts';
 import { type WebSearchData, type WebSearchInput, webSearchInputSchema } from '../../../tools/web-search.ts';
 import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';

@@ -1,5 +1,5 @@
-import { type OpenStoreOptions, openStore } from '../store/open-store.ts';
-import type { Store } from '../store/store.ts';
+import { type OpenStoreOptions, openStore } from './open-store.ts';
+import type { Store } from './store.ts';
 
 /** The state store, opened by the first call that needs it (so `--help` or `extract` never touch it). */
 export interface LazyStore {

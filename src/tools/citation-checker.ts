@@ -1,10 +1,14 @@
+import {
+  type CitationDocument,
+  type VerifyCitationResult,
+  verifyCitation,
+} from '../citations/verify-citation.ts';
 import type { ExtractMode } from '../content/types.ts';
 import { isPeriscopeError, PeriscopeError, type ToolErrorData } from '../errors.ts';
-import type { DocumentFetchData, DocumentFetchInput } from '../tools/document-fetch-tool.ts';
-import type { DocumentReader } from '../tools/document-reader.ts';
-import type { Tool, ToolExecuteOptions } from '../tools/tool.ts';
-import { parseCallerUrl } from '../tools/validate-input.ts';
-import { type CitationDocument, type VerifyCitationResult, verifyCitation } from './verify-citation.ts';
+import { parseCallerUrl } from '../net/caller-url.ts';
+import type { DocumentFetchData, DocumentFetchInput } from './document-fetch-tool.ts';
+import type { DocumentReader } from './document-reader.ts';
+import type { Tool, ToolExecuteOptions } from './tool.ts';
 
 export interface CitationCheckerSettings {
   /** web_fetch's read path: its caches and chain (src/tools/document-reader.ts). */
