@@ -29,6 +29,7 @@ import { acceptSockets, type Listening, listenOn } from './listeners.ts';
 import type { MetricsSnapshot } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { compactCall, type FinishedCall, type RecentCall, sharedCallId } from './recent-calls.ts';
+import { returnModeOf } from './return-mode.ts';
 import { agentStatus } from './status-route.ts';
 import { toolResultJson } from './tool-result-json.ts';
 
@@ -344,6 +345,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       );
     }
     sessionOf(request, principal); // a malformed header is refused before the body is read
+    const returnMode = returnModeOf(request);
     const taskUrls = taskUrlsOf(request);
     const input = await readJsonBody(request, config.maxBodyBytes);
     await enforceKeyRate(principal, 1);
@@ -364,7 +366,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
     const refusal = metrics.refusal(result);
     const serialising = stageStart();
-    const json = toolResultJson(result);
+    const json = toolResultJson(result, returnMode);
     if (refusal === 'overloaded') sendJsonText(response, 503, json, { 'retry-after': '1' });
     else if (refusal === 'shutting-down')
       sendJsonText(response, 503, json, { 'retry-after': '1', connection: 'close' });

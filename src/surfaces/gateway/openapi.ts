@@ -20,6 +20,7 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
         parameters: [
           { $ref: '#/components/parameters/Session' },
           { $ref: '#/components/parameters/TaskUrls' },
+          { $ref: '#/components/parameters/Return' },
         ],
         requestBody: { required: true, content: { 'application/json': { schema } } },
         responses: {
@@ -120,21 +121,34 @@ export function buildOpenApi(tools: readonly Tool[], version: string): Record<st
             "session's seen URLs. Set by the client program, never by the model.",
           schema: { type: 'string' },
         },
+        Return: {
+          name: 'Periscope-Return',
+          in: 'header',
+          required: false,
+          description:
+            "What the ToolResult carries. `both` (default): everything; a fetched page's text is then sent twice, " +
+            'in `output` (for a model) and in `data.text` (for a program). `output`: without `data.text` (every ' +
+            'other field of `data` kept). `data`: without `output`. Any other value is a 400.',
+          schema: { type: 'string', enum: ['both', 'output', 'data'], default: 'both' },
+        },
       },
       schemas: {
         ToolResult: {
           type: 'object',
-          required: ['isError', 'output'],
+          required: ['isError'],
           properties: {
             isError: { type: 'boolean' },
             output: {
               type: 'string',
               description:
-                'What the model reads; fetched content is wrapped in an untrusted-content envelope.',
+                'What the model reads; fetched content is wrapped in an untrusted-content envelope. Always ' +
+                'present, except when the call asked for `Periscope-Return: data`.',
             },
             data: {
               type: 'object',
-              description: 'Structured payload; on failure { error: { code, message, retryable, … } }.',
+              description:
+                'Structured payload; on failure { error: { code, message, retryable, … } }. With ' +
+                '`Periscope-Return: output`, without its `text` (the text is in `output`).',
             },
             display: { type: 'string', description: 'One short line for people; not for the model.' },
           },
