@@ -1,6 +1,8 @@
 // The two helpers bench/gateway.bench.ts runs beside the gateway, each in its own process on 127.0.0.1:
-//   origin            serves one article page at /article, whatever the query string (the page web_fetch reads;
-//                     a unique query string per call makes every call a cache miss)
+//   origin            serves two article pages, whatever the query string (the pages web_fetch reads; a unique
+//                     query string per call makes every call a cache miss): /article, a long report (~11 KB of
+//                     HTML, generated), and /small, a news story (~6 KB of HTML: bench/__fixtures__/
+//                     news--harbour-dredging.html), where a call's fixed cost weighs most
 //   proxy ORIGIN_URL  a plain Node HTTP proxy: POST { url } → fetches that page → { status, text } JSON; the
 //                     baseline that shows what Periscope adds (guarded fetch, extraction, policy, JSON). Like
 //                     Periscope's guarded client it opens a new connection per fetch (no pooling).
@@ -56,9 +58,13 @@ function listen(server: ReturnType<typeof createServer>): void {
 }
 
 if (role === 'origin') {
-  const page = Buffer.from(articlePage());
+  const pages = new Map([
+    ['/article', Buffer.from(articlePage())],
+    ['/small', readFileSync(new URL('./__fixtures__/news--harbour-dredging.html', import.meta.url))],
+  ]);
   const server = createServer((request, response) => {
-    if (request.url?.split('?')[0] !== '/article') return void response.writeHead(404).end();
+    const page = pages.get(request.url?.split('?')[0] ?? '');
+    if (page === undefined) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.length });
     response.end(page);
   });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SessionBudget } from '../egress/egress-check.ts';
 import { PeriscopeError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
@@ -63,7 +63,7 @@ const RECORD_PREFIX = 'gateway:key:';
 const recordKey = (id: string) => `${RECORD_PREFIX}${id}`;
 
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Agent ids are short and printable: letters, digits and `._:@-`. */

@@ -105,7 +105,8 @@ async function connectDirect(input: ConnectInput, dial: Dial): Promise<Connectio
   for (const candidate of input.addresses) {
     try {
       const socket = await dial(candidate.address, input.target.port, 'direct');
-      return { socket, remoteAddress: socket.remoteAddress ?? candidate.address };
+      // The address dialled, as checked: asking the socket (socket.remoteAddress) is a getpeername system call.
+      return { socket, remoteAddress: candidate.address };
     } catch (error) {
       lastError = error;
       const code = (error as NodeJS.ErrnoException).code;

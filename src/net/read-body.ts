@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { finished, Transform, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, type Readable, Transform, Writable } from 'node:stream';
 import { isPeriscopeError, PeriscopeError } from '../errors.ts';
 import { createDecoder, parseContentEncoding } from './content-decoding.ts';
 import { networkError, tooLargeError } from './net-errors.ts';
@@ -157,6 +156,34 @@ async function readDecoded(
     },
   });
 
-  await pipeline([response, wireCounter, ...decoders, sink]);
+  await chain([response, wireCounter, ...decoders], sink);
   return Buffer.concat(chunks, bodyBytes);
+}
+
+/**
+ * What `pipeline` does here, without its cost on success: `pipeline` aborts an AbortController of its own on
+ * every finish (to drop its listeners), and that abort builds a DOMException (an AbortError, stack trace and all)
+ * per body read. Each stream is piped into the next; the first error or premature close of any of them destroys
+ * them all (the response, so its socket, at once) and rejects with that error; the sink's finish resolves.
+ */
+function chain(sources: Readable[], sink: Writable): Promise<void> {
+  const streams = [...sources, sink];
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      for (const stream of streams) stream.destroy();
+      reject(error);
+    };
+    for (const [index, source] of sources.entries()) source.pipe(streams[index + 1] as Writable);
+    for (const stream of sources) finished(stream, (error) => error && fail(error));
+    finished(sink, (error) => {
+      if (error) fail(error);
+      else if (!settled) {
+        settled = true;
+        resolve();
+      }
+    });
+  });
 }

@@ -102,6 +102,7 @@ test('the key covers the config: another User-Agent or private-network rule shar
   const first = harness.open({}, { store });
   const downloads = harness.downloads('/article');
   await first.fetch({ url });
+  await first.usage(); // flushes what this instance writes after its answers: the entry is in the store
   assert.equal(cachedOf(await harness.open({}, { store }).fetch({ url })), true);
   assert.equal(
     cachedOf(await harness.open({ network: { userAgent: 'Other/1.0' } }, { store }).fetch({ url })),
@@ -218,5 +219,40 @@ test('a store entry kept without its time (an older version wrote it) is a miss:
     cached: true,
     ageMs: 0,
   });
+  await store.close();
+});
+
+test('a write after the answer: not in the store during the turn that answered, read from memory meanwhile, in the store after', async () => {
+  const store = createMemoryStore();
+  const writes: Array<Promise<void>> = [];
+  const settings = {
+    tool: 'web_fetch' as const,
+    store: async () => store,
+    ttlMs: 60_000,
+    scope: 'shared' as const,
+    fingerprint: () => 'fingerprint',
+    afterAnswer: (write: Promise<void>) => writes.push(write),
+  };
+  const cache = createStoreCache({ ...settings, maxEntryChars: 10_000 });
+  let loads = 0;
+  const load = async () => ({ text: `page ${++loads}` });
+  assert.deepEqual(await cache.read('key', load), { value: { text: 'page 1' }, cached: false });
+  // Still the answering turn (only promises settled since): nothing written yet, but this cache reads it.
+  assert.deepEqual(await store.keys('cache:'), []);
+  const again = await cache.read('key', load);
+  assert.equal(again.cached, true);
+  assert.deepEqual(again.value, { text: 'page 1' });
+  assert.equal(writes.length, 1);
+  await Promise.all(writes);
+  assert.deepEqual(await store.keys('cache:'), [`cache:web_fetch:${digest('fingerprint\n\nkey')}`]);
+  assert.equal((await cache.read('key', load)).cached, true);
+  assert.equal(loads, 1);
+
+  // A value too large to keep is neither written nor held in memory.
+  const small = createStoreCache({ ...settings, maxEntryChars: 10, tool: 'web_search' });
+  assert.equal((await small.read('key', load)).cached, false);
+  assert.equal((await small.read('key', load)).cached, false);
+  assert.equal(loads, 3);
+  assert.equal(writes.length, 1);
   await store.close();
 });

@@ -18,7 +18,9 @@ export interface StoreCacheSettings {
   fingerprint: () => string | Promise<string>;
   /**
    * Given each entry's write, which then finishes after the read has answered (the write does not decide the
-   * answer); the owner awaits them before closing the store. Default: the read waits for its write.
+   * answer); the owner awaits them before closing the store. The write starts only once the event loop's turn that
+   * answered is over (setImmediate): serialising tens of kilobytes and handing them to the store is no part of
+   * the answer. Meanwhile the entry is read from memory. Default: the read waits for its write.
    */
   afterAnswer?: (write: Promise<void>) => void;
 }
@@ -39,6 +41,8 @@ interface Entry {
 export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   const flights = createSingleFlight();
   let fingerprint: Promise<string> | undefined;
+  /** Entries given to `afterAnswer` whose write has not settled yet: reads find them here meanwhile. */
+  const unwritten = new Map<string, Entry>();
 
   async function storeKey(key: string, agentId: string | undefined): Promise<string> {
     fingerprint ??= Promise.resolve().then(settings.fingerprint);
@@ -55,6 +59,11 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
 
   async function readEntry(key: string): Promise<Entry | undefined> {
     const started = stageStart();
+    const held = unwritten.get(key);
+    if (held !== undefined && Date.now() - (held.storedAt ?? 0) < settings.ttlMs) {
+      stageEnd('cache', started);
+      return held;
+    }
     try {
       return await (await settings.store()).get<Entry>(key);
     } catch {
@@ -64,20 +73,18 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
     }
   }
 
-  async function writeEntry(key: string, value: unknown): Promise<void> {
+  async function writeEntry(key: string, entry: Entry): Promise<void> {
     // The stage counts this process's own work, up to the write handed over: a store that writes elsewhere
     // (the SQLite writer thread, Redis) settles later, and that wait is nobody's time on the event loop.
     // Nor is the await for the store: the rest of the call runs meanwhile.
     let started = stageStart();
-    const kept = !exceeds(value, settings.maxEntryChars);
+    const kept = fits(entry.value);
     stageEnd('cache', started);
     if (!kept) return;
     try {
       const store = await settings.store();
       started = stageStart();
-      const written = store.set(key, { value, storedAt: Date.now() } satisfies Entry, {
-        ttlMs: settings.ttlMs,
-      });
+      const written = store.set(key, entry, { ttlMs: settings.ttlMs });
       stageEnd('cache', started);
       await written;
     } catch {
@@ -85,8 +92,35 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
     }
   }
 
+  /** The write of an entry that does not decide the answer: after this turn, read from memory until it settles. */
+  function writeAfterAnswer(key: string, entry: Entry, afterAnswer: (write: Promise<void>) => void): void {
+    const started = stageStart();
+    const kept = fits(entry.value);
+    stageEnd('cache', started);
+    if (!kept) return;
+    unwritten.set(key, entry);
+    const write = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => writeEntry(key, entry))
+      .finally(() => {
+        if (unwritten.get(key) === entry) unwritten.delete(key);
+      });
+    afterAnswer(write);
+  }
+
+  /** Whether a value is small enough to be kept; asked twice of a loaded value (here and by `keeps`), counted once. */
+  const sized = new WeakMap<object, boolean>();
+  function fits(value: unknown): boolean {
+    if (value === null || typeof value !== 'object') return !exceeds(value, settings.maxEntryChars);
+    let kept = sized.get(value);
+    if (kept === undefined) {
+      kept = !exceeds(value, settings.maxEntryChars);
+      sized.set(value, kept);
+    }
+    return kept;
+  }
+
   return {
-    keeps: (value) => !exceeds(value, settings.maxEntryChars),
+    keeps: fits,
     async read(key, load, options = {}) {
       const fullKey = await storeKey(key, options.agentId);
       const { maxAgeMs } = options;
@@ -98,9 +132,10 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
         const flight = flights.run(fullKey, async () => {
           const value = await load();
           if (options.isCacheable?.(value) !== false) {
-            // Started now (so a read that follows this one finds it), but not waited for.
-            if (settings.afterAnswer) settings.afterAnswer(writeEntry(fullKey, value));
-            else await writeEntry(fullKey, value);
+            const entry: Entry = { value, storedAt: Date.now() };
+            // Not waited for, and written once this turn is over; a read that follows this one finds it meanwhile.
+            if (settings.afterAnswer) writeAfterAnswer(fullKey, entry, settings.afterAnswer);
+            else await writeEntry(fullKey, entry);
           }
           return value;
         });

@@ -181,6 +181,30 @@ describe('sqlite store: the file', () => {
     await store.close();
   });
 
+  test('writer thread: the writes of one turn commit together, in one transaction: on a locked file they fail together after one busy wait', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path, busyTimeoutMs: 400, writerThread: true });
+    const holder = new DatabaseSync(path);
+    holder.exec('BEGIN EXCLUSIVE');
+    const started = performance.now();
+    const writes = Array.from({ length: 5 }, (_, index) => store.set(`cache:batch:${index}`, index));
+    const settled = await Promise.allSettled(writes);
+    const elapsedMs = performance.now() - started;
+    assert.deepEqual(
+      settled.map((outcome) => outcome.status),
+      ['rejected', 'rejected', 'rejected', 'rejected', 'rejected'],
+    );
+    // One transaction waits once (~400 ms); five would wait five times (2 s).
+    assert.ok(elapsedMs < 1_200, `took ${elapsedMs.toFixed(0)} ms`);
+    holder.exec('ROLLBACK');
+    holder.close();
+    // The next turn's writes are a batch of their own, and the lock is gone.
+    await Promise.all(Array.from({ length: 5 }, (_, index) => store.set(`cache:batch:${index}`, index * 10)));
+    assert.deepEqual(await store.get('cache:batch:4'), 40);
+    assert.equal((await store.keys('cache:batch:')).length, 5);
+    await store.close();
+  });
+
   test('an unwritable location: CONFIG_INVALID naming the path', () => {
     const blocker = join(dir, 'a-file');
     writeFileSync(blocker, 'x');

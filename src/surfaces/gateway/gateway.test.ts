@@ -98,6 +98,53 @@ describe('open mode (no keys: loopback, no authentication)', () => {
     assert.match(result.output, /High tide is at 06:12/);
   });
 
+  test('Periscope-Return: both (the default), output (no data.text), data (no output); any other value is 400', async () => {
+    const call = (headers: Record<string, string> = {}) =>
+      fetchPage(running.url, { ...JSON_TYPE, ...headers });
+    type Answer = { isError: boolean; output?: string; data: Record<string, unknown>; display?: string };
+    await call(); // then every answer below is the cached page
+    const [plain, both, output, data] = [
+      await call(),
+      await call({ 'periscope-return': 'both' }),
+      await call({ 'periscope-return': 'output' }),
+      await call({ 'periscope-return': 'data' }),
+    ];
+    for (const answer of [plain, both, output, data]) assert.equal(answer.status, 200, answer.text);
+    // The same answer, but for the envelope's id (fresh for every output) and the cache's age.
+    const same = (answer: Answer) => ({
+      ...answer,
+      output: answer.output?.replace(/ id="[0-9a-f]+"/g, ''),
+      data: { ...answer.data, cacheAgeSeconds: undefined },
+      display: undefined,
+    });
+    const whole = plain.json as Answer;
+    assert.equal(whole.isError, false);
+    const text = String(whole.data.text);
+    assert.match(text, /High tide is at 06:12/);
+    assert.ok(whole.output?.includes(text), 'the text twice: in output and in data.text');
+    assert.deepEqual(Object.keys(both.json as object), Object.keys(whole));
+    assert.deepEqual(same(both.json as Answer), same(whole));
+
+    const withoutText = output.json as Answer;
+    assert.deepEqual(Object.keys(withoutText), Object.keys(whole));
+    assert.equal('text' in withoutText.data, false);
+    const { text: _text, ...otherData } = whole.data;
+    assert.deepEqual(same(withoutText), same({ ...whole, data: otherData }));
+    assert.ok(output.text.length < plain.text.length - text.length);
+
+    const withoutOutput = data.json as Answer;
+    assert.equal('output' in withoutOutput, false);
+    assert.deepEqual(same(withoutOutput), { ...same(whole), output: undefined });
+
+    for (const value of ['OUTPUT', 'text', 'output, data', '']) {
+      const refused = await call({ 'periscope-return': value });
+      assert.equal(refused.status, 400, value);
+      const { error } = refused.json as { error: { code: string; message: string } };
+      assert.equal(error.code, 'BAD_REQUEST');
+      assert.match(error.message, /Periscope-Return .*both, output, data/);
+    }
+  });
+
   test('a tool failure is still 200, with isError and the code', async () => {
     const blocked = await httpCall(`${running.url}/v1/tools/web_fetch`, {
       headers: JSON_TYPE,

@@ -89,7 +89,8 @@ export const HEADERS = {
     read(request, _principal, into) {
       const value = request.headers['periscope-return'];
       if (value === undefined) return;
-      const mode = typeof value === 'string' ? value.trim().toLowerCase() : '';
+      // Exactly one of the values, as the OpenAPI enum says: a near miss ('OUTPUT', 'output, data') is refused.
+      const mode = typeof value === 'string' ? value : '';
       if (!(RETURN_MODES as readonly string[]).includes(mode)) {
         throw new GatewayError(
           400,

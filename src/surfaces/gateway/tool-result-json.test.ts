@@ -76,3 +76,40 @@ test('results it cannot splice are serialised as JSON.stringify does', () => {
   for (const [name, result] of Object.entries(cases))
     assert.equal(toolResultJson(result), JSON.stringify(result), name);
 });
+
+test("'output' leaves data.text out and keeps everything else, in its order", () => {
+  for (const [name, text] of Object.entries(texts)) {
+    const result = fetched(text);
+    const json = toolResultJson(result, 'output');
+    const { text: _text, ...rest } = result.data as Record<string, unknown>;
+    assert.equal(json, JSON.stringify({ ...result, data: rest }), name);
+    const parsed = JSON.parse(json) as ToolResult & { data: Record<string, unknown> };
+    assert.equal(parsed.output, result.output, name);
+    assert.equal('text' in parsed.data, false, name);
+    assert.deepEqual(Object.keys(parsed), ['isError', 'output', 'data', 'display'], name);
+    assert.deepEqual(Object.keys(parsed.data), ['url', 'title', 'truncated'], name);
+  }
+});
+
+test("'data' leaves output out and keeps data whole", () => {
+  for (const [name, text] of Object.entries(texts)) {
+    const result = fetched(text);
+    const parsed = JSON.parse(toolResultJson(result, 'data')) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(parsed), ['isError', 'data', 'display'], name);
+    assert.deepEqual(parsed.data, result.data, name);
+  }
+});
+
+test("'both' is the default; a result without data.text is whole under 'output'", () => {
+  const result = fetched('Words. '.repeat(300));
+  assert.equal(toolResultJson(result, 'both'), toolResultJson(result));
+  const failed: ToolResult = {
+    isError: true,
+    output: 'Error NETWORK: refused',
+    data: { error: { code: 'NETWORK' } },
+  };
+  const search: ToolResult = { isError: false, output: 'results', data: { results: [{ title: 'a' }] } };
+  for (const whole of [failed, search, { isError: false, output: 'no data' }])
+    assert.equal(toolResultJson(whole, 'output'), JSON.stringify(whole));
+  assert.equal(toolResultJson(failed, 'data'), JSON.stringify({ isError: true, data: failed.data }));
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ToolResult } from '../../tool-call.ts';
+import type { ReturnMode } from './request-headers.ts';
 
 /** Stand-ins for the two copies of the text while the rest is serialised: a page cannot guess them. */
 const OUTPUT_MARK = `\u0000periscope-output-${randomBytes(8).toString('hex')}`;
@@ -9,13 +10,32 @@ const TEXT_MARK = `\u0000periscope-text-${randomBytes(8).toString('hex')}`;
 const MIN_SHARED_CHARS = 1_024;
 
 /**
+ * A tool result's JSON as the caller asked for it (`Periscope-Return`, request-headers.ts):
+ * - `both`: `JSON.stringify(result)`, byte for byte, with a page's text escaped once (below);
+ * - `output`: the result without `data.text` (every other field of `data` kept, in its order): the text once, in
+ *   `output`, for a model; a result without `data.text` is whole;
+ * - `data`: the result without `output` (`data` whole): for a program.
+ */
+export function toolResultJson(result: ToolResult, mode: ReturnMode = 'both'): string {
+  if (mode === 'both') return bothJson(result);
+  if (mode === 'data') {
+    const { output: _output, ...rest } = result;
+    return JSON.stringify(rest);
+  }
+  const data = result.data as Record<string, unknown> | undefined;
+  if (data === null || typeof data !== 'object' || !('text' in data)) return JSON.stringify(result);
+  const { text: _text, ...rest } = data;
+  return JSON.stringify({ ...result, data: rest });
+}
+
+/**
  * `JSON.stringify(result)`, byte for byte, with a page's text escaped once. A web_fetch result carries the text
  * twice (`output`, inside the untrusted-content envelope, and `data.text`, as DESIGN's contract has it); escaping
  * a 9 KB text with one character past Latin-1 is ~20 µs of a cached call's ~250 µs of CPU. The text is escaped
  * once and spliced into both places; anything unexpected (no `data.text`, `output` not holding it, a mark found
  * twice) falls back to `JSON.stringify`.
  */
-export function toolResultJson(result: ToolResult): string {
+function bothJson(result: ToolResult): string {
   const data = result.data as Record<string, unknown> | undefined;
   const text = data?.text;
   if (typeof text !== 'string' || text.length < MIN_SHARED_CHARS || typeof result.output !== 'string') {

@@ -53,7 +53,7 @@ export async function runToolCall(call: Call, gateway: GatewayServices, tool: To
   // A call that never ran (gateway.maxQueuedCalls full, or shutdown while it waited) is the gateway's business.
   const refusal = gateway.metrics.refusal(result);
   const serialising = stageStart();
-  const json = toolResultJson(result);
+  const json = toolResultJson(result, headers.returnMode ?? 'both');
   if (refusal === 'overloaded') sendJsonText(response, 503, json, { 'retry-after': '1' });
   else if (refusal === 'shutting-down')
     sendJsonText(response, 503, json, { 'retry-after': '1', connection: 'close' });
