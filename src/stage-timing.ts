@@ -3,8 +3,9 @@
  * PERISCOPE_STAGE_TIMING=1 in its environment (the bench sets it on the gateway it starts for the breakdown).
  * Off, each probe is one test of a constant and nothing is kept. On, every stage sums the wall time spent in it
  * (ms), the CPU time of the event-loop thread over the same span (ms, `process.threadCpuUsage`: for a stage that
- * awaits, what the thread did meanwhile — only that call's work when calls run one at a time) and how often it
- * ran; the gateway's /metrics shows the sums (`periscope_stage_ms_total`, `periscope_stage_cpu_ms_total`), so the
+ * awaits, what the thread did meanwhile — only that call's work when calls run one at a time; the kernel's
+ * accounting under-counts short spans, a 50 µs busy span reading as ~75 % of it, 200 µs and more as ~all) and how
+ * often it ran; the gateway's /metrics shows the sums (`periscope_stage_ms_total`, `periscope_stage_cpu_ms_total`), so the
  * bench can divide them by the calls it made. Stages are leaves, never nested in one another, so their sums add
  * up; `call` is the whole request as the gateway saw it, from its first byte handled to the answer written.
  */

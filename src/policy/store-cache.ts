@@ -92,6 +92,9 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
     }
   }
 
+  /** Entries given this turn, written together once it is over (one setImmediate a turn, not one a call). */
+  let queued: Array<{ key: string; entry: Entry }> = [];
+
   /** The write of an entry that does not decide the answer: after this turn, read from memory until it settles. */
   function writeAfterAnswer(key: string, entry: Entry, afterAnswer: (write: Promise<void>) => void): void {
     const started = stageStart();
@@ -99,23 +102,30 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
     stageEnd('cache', started);
     if (!kept) return;
     unwritten.set(key, entry);
-    const write = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => writeEntry(key, entry))
-      .finally(() => {
-        if (unwritten.get(key) === entry) unwritten.delete(key);
-      });
-    afterAnswer(write);
+    if (queued.length === 0) afterAnswer(new Promise((resolve) => setImmediate(resolve)).then(writeQueued));
+    queued.push({ key, entry });
   }
 
-  /** Whether a value is small enough to be kept; asked twice of a loaded value (here and by `keeps`), counted once. */
-  const sized = new WeakMap<object, boolean>();
+  async function writeQueued(): Promise<void> {
+    const batch = queued;
+    queued = [];
+    await Promise.all(
+      batch.map(async ({ key, entry }) => {
+        await writeEntry(key, entry);
+        if (unwritten.get(key) === entry) unwritten.delete(key);
+      }),
+    );
+  }
+
+  /**
+   * Whether a value is small enough to be kept. A loaded value is asked twice (by the write, then by `keeps`, a few
+   * promises later): the last answer is remembered by identity (a WeakMap would cost every garbage collection).
+   */
+  let lastSized: { value: unknown; kept: boolean } | undefined;
   function fits(value: unknown): boolean {
-    if (value === null || typeof value !== 'object') return !exceeds(value, settings.maxEntryChars);
-    let kept = sized.get(value);
-    if (kept === undefined) {
-      kept = !exceeds(value, settings.maxEntryChars);
-      sized.set(value, kept);
-    }
+    if (lastSized !== undefined && lastSized.value === value) return lastSized.kept;
+    const kept = !exceeds(value, settings.maxEntryChars);
+    if (value !== null && typeof value === 'object') lastSized = { value, kept };
     return kept;
   }
 

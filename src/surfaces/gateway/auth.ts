@@ -36,6 +36,21 @@ const KEYS_PRESENT_TTL_MS = 1000;
 export function createAuthenticator(options: AuthenticatorOptions) {
   const failures = new Map<string, { count: number; since: number }>();
   let keysPresent: { value: boolean; at: number } | undefined;
+  /**
+   * The key checks of this turn of the event loop: requests parsed in the same turn (a busy gateway reads many a
+   * turn) presenting the same key share one read of its record, a store read with its file locks each time. The
+   * next turn reads again, so a revocation still holds from the next request on.
+   */
+  const checkedThisTurn = new Map<string, Promise<ApiKeyRecord | undefined>>();
+  function verify(token: string): Promise<ApiKeyRecord | undefined> {
+    let checked = checkedThisTurn.get(token);
+    if (checked === undefined) {
+      if (checkedThisTurn.size === 0) setImmediate(() => checkedThisTurn.clear());
+      checked = verifyApiKey(options.store, token);
+      checkedThisTurn.set(token, checked);
+    }
+    return checked;
+  }
 
   async function keysRequired(): Promise<boolean> {
     if (options.alwaysRequireKey) return true;
@@ -98,7 +113,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       if (token === undefined) {
         throw fail(ip, 'malformed', 'the Authorization header must be Bearer <key>');
       }
-      const record = await verifyApiKey(options.store, token);
+      const record = await verify(token);
       if (!record) throw fail(ip, 'invalid', 'the API key is not valid (unknown, mistyped or revoked)');
       return { agent: record.agent, admin: record.admin, key: record };
     },
