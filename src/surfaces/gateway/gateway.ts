@@ -10,7 +10,7 @@ import type { EgressOptions } from '../../egress/egress-check.ts';
 import { PeriscopeError } from '../../errors.ts';
 import type { Periscope } from '../../index.ts';
 import { listApiKeys } from '../../keys/api-keys.ts';
-import { type StageMark, stageEnd, stageStart } from '../../stage-timing.ts';
+import { stageEnd, stageStart } from '../../stage-timing.ts';
 import type { Store } from '../../store/store.ts';
 import type { Tool } from '../../tools/tool.ts';
 import { handleAdmin } from './admin-routes.ts';
@@ -333,7 +333,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     request: IncomingMessage,
     response: ServerResponse,
     principal: Principal,
-    handled: StageMark,
+    handled: number,
     tools: ReadonlyMap<string, Tool> = restTools,
   ): Promise<void> {
     const tool = tools.get(name);
