@@ -8,8 +8,9 @@
 //             Loaded once per Periscope-Return mode (`--returns`, default both,output: the page text twice,
 //             in `output` and `data.text`, or once, in `output`), each mode a target of its own in the rounds.
 // First, where a call's time goes: sequential calls to a gateway of its own started with PERISCOPE_STAGE_TIMING=1
-// (src/stage-timing.ts), each stage's mean wall ms and event-loop CPU ms per call, the gateway process's CPU per
-// call (/proc, every thread), cached and uncached, beside the baselines' own latency and CPU per call.
+// (src/stage-timing.ts), each stage's mean wall ms per call (one call at a time on an idle machine, a synchronous
+// stage's wall time is its CPU time; `network` also waits for the origin), and the gateway process's CPU per call
+// (/proc, every thread), cached and uncached, beside the baselines' own latency and CPU per call.
 // Load comes from autocannon in this process; every answer is checked (a tool error counts as a failure, not a
 // read). Peak RSS of the gateway (with its workers) and of the baseline is measured per case. Bounded: a fixed
 // duration per case, then it stops. On a shared machine compare ratios, not absolute figures.
@@ -279,19 +280,13 @@ function format(row: Row): string {
   );
 }
 
-/** The stage sums a gateway (stage timing on) reports on /metrics: wall ms, and CPU ms of its event-loop thread. */
-async function stageSums(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ wall: Map<string, number>; cpu: Map<string, number> }> {
+/** The stage sums (wall ms) a gateway (stage timing on) reports on /metrics. */
+async function stageSums(url: string, headers: Record<string, string>): Promise<Map<string, number>> {
   const families = parsePrometheusText(await (await fetch(`${url}/metrics`, { headers })).text());
-  const read = (family: string) => {
-    const sums = new Map<string, number>();
-    for (const sample of families.get(family)?.samples ?? [])
-      sums.set(sample.labels.stage ?? '', sample.value);
-    return sums;
-  };
-  return { wall: read('periscope_stage_ms_total'), cpu: read('periscope_stage_cpu_ms_total') };
+  const sums = new Map<string, number>();
+  for (const sample of families.get('periscope_stage_ms_total')?.samples ?? [])
+    sums.set(sample.labels.stage ?? '', sample.value);
+  return sums;
 }
 
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -354,8 +349,8 @@ interface Breakdown {
   gatewayMs: number;
   /** The gateway process's CPU per call (every thread), from /proc. */
   processCpuMs: number;
-  /** Per stage: wall ms and event-loop-thread CPU ms per call. */
-  stages: Record<string, { wallMs: number; cpuMs: number }>;
+  /** Per stage: wall ms per call (calls one at a time: a synchronous stage's wall time is its CPU time). */
+  stages: Record<string, number>;
   baseline: string;
   baselineClientMs: number;
   baselineCpuMs: number;
@@ -371,29 +366,19 @@ async function breakdown(
   const before = await stageSums(gateway.base, gateway.headers);
   const client = await sequential(gateway, body, breakdownCalls);
   const after = await stageSums(gateway.base, gateway.headers);
-  const perCall = (sums: 'wall' | 'cpu', stage: string) =>
-    ((after[sums].get(stage) ?? 0) - (before[sums].get(stage) ?? 0)) / breakdownCalls;
-  const stages: Breakdown['stages'] = {};
-  for (const stage of STAGES)
-    stages[stage] = { wallMs: perCall('wall', stage), cpuMs: perCall('cpu', stage) };
-  const call = { wallMs: perCall('wall', 'call'), cpuMs: perCall('cpu', 'call') };
-  const named = Object.values(stages);
-  stages['other (tool wrappers, awaits)'] = {
-    wallMs: call.wallMs - named.reduce((sum, ms) => sum + ms.wallMs, 0),
-    cpuMs: call.cpuMs - named.reduce((sum, ms) => sum + ms.cpuMs, 0),
-  };
-  // CPU outside the handler: HTTP parsing and writing, sockets, and the process's other threads (GC, the SQLite
-  // writer): the process's whole CPU per call less what the handler's spans took on the event-loop thread.
-  stages['outside handler (HTTP, sockets, threads)'] = {
-    wallMs: client.clientMs - call.wallMs,
-    cpuMs: client.cpuMs - call.cpuMs,
-  };
+  const perCall = (stage: string) => ((after.get(stage) ?? 0) - (before.get(stage) ?? 0)) / breakdownCalls;
+  const stages: Record<string, number> = {};
+  for (const stage of STAGES) stages[stage] = perCall(stage);
+  const gatewayMs = perCall('call');
+  const named = Object.values(stages).reduce((sum, ms) => sum + ms, 0);
+  stages['other (tool wrappers, awaits)'] = gatewayMs - named;
+  stages['outside handler (HTTP, sockets)'] = client.clientMs - gatewayMs;
   const base = await sequential(baseline, body, breakdownCalls);
   return {
     case: caseName,
     page: page.name,
     clientMs: client.clientMs,
-    gatewayMs: call.wallMs,
+    gatewayMs,
     processCpuMs: client.cpuMs,
     stages,
     baseline: baseline.name,
@@ -406,16 +391,12 @@ function printBreakdown(row: Breakdown): void {
   console.log(
     `\n${row.case}, ${row.page} page: ${breakdownCalls} sequential calls, ${row.clientMs.toFixed(3)} ms per call at ` +
       `the client (${row.gatewayMs.toFixed(3)} ms inside the gateway's handler), gateway process CPU ` +
-      `${row.processCpuMs.toFixed(3)} ms per call; ${row.baseline}: ${row.baselineClientMs.toFixed(3)} ms, ` +
-      `CPU ${row.baselineCpuMs.toFixed(3)} ms per call`,
+      `${row.processCpuMs.toFixed(3)} ms per call (every thread); ${row.baseline}: ${row.baselineClientMs.toFixed(3)} ` +
+      `ms, CPU ${row.baselineCpuMs.toFixed(3)} ms per call`,
   );
-  console.log(`  ${'stage'.padEnd(42)} ${'wall ms'.padStart(8)} ${'CPU ms'.padStart(8)}  CPU share`);
   for (const [stage, ms] of Object.entries(row.stages)) {
-    const share = (ms.cpuMs / row.processCpuMs) * 100;
-    console.log(
-      `  ${stage.padEnd(42)} ${ms.wallMs.toFixed(3).padStart(8)} ${ms.cpuMs.toFixed(3).padStart(8)}  ` +
-        `${share.toFixed(1).padStart(5)} %`,
-    );
+    const share = (ms / row.clientMs) * 100;
+    console.log(`  ${stage.padEnd(34)} ${ms.toFixed(3).padStart(8)} ms  ${share.toFixed(1).padStart(5)} %`);
   }
 }
 

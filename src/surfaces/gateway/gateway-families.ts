@@ -65,12 +65,6 @@ export function gatewayFamilies(registry: MetricsRegistry) {
         'Wall time spent in each stage of calls, ms (stage timing on).',
       )
     : undefined;
-  const stageCpuMs = stages
-    ? registry.gauge(
-        'periscope_stage_cpu_ms_total',
-        'CPU time of the event-loop thread over each stage of calls, ms (stage timing on).',
-      )
-    : undefined;
   const stageCount = stages
     ? registry.gauge('periscope_stage_runs_total', 'Times each stage ran (stage timing on).')
     : undefined;
@@ -90,7 +84,6 @@ export function gatewayFamilies(registry: MetricsRegistry) {
       memory.set({}, process.memoryUsage.rss());
       for (const [stage, total] of stages ?? []) {
         stageMs?.set({ stage }, total.ms);
-        stageCpuMs?.set({ stage }, total.cpuMs);
         stageCount?.set({ stage }, total.count);
       }
     },

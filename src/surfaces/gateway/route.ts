@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../../config/gateway-schema.ts';
 import type { Periscope } from '../../index.ts';
-import type { StageMark } from '../../stage-timing.ts';
 import type { Store } from '../../store/store.ts';
 import type { Tool } from '../../tools/tool.ts';
 import type { Authenticator, Principal } from './auth.ts';
@@ -86,7 +85,7 @@ export interface Call {
   /** The parsed body, for a route with one. */
   body: unknown;
   /** When the gateway took the request (stage timing). */
-  started: StageMark;
+  started: number;
 }
 
 /** What the handlers share: one per gateway, whole once it listens. */
