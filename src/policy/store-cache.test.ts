@@ -102,7 +102,6 @@ test('the key covers the config: another User-Agent or private-network rule shar
   const first = harness.open({}, { store });
   const downloads = harness.downloads('/article');
   await first.fetch({ url });
-  await first.usage(); // flushes what this instance writes after its answers: the entry is in the store
   assert.equal(cachedOf(await harness.open({}, { store }).fetch({ url })), true);
   assert.equal(
     cachedOf(await harness.open({ network: { userAgent: 'Other/1.0' } }, { store }).fetch({ url })),
@@ -242,6 +241,9 @@ test('a write after the answer: not in the store during the turn that answered, 
   const again = await cache.read('key', load);
   assert.equal(again.cached, true);
   assert.deepEqual(again.value, { text: 'page 1' });
+  // So does another cache of this process on the same store (another Periscope sharing it).
+  const other = createStoreCache({ ...settings, maxEntryChars: 10_000 });
+  assert.equal((await other.read('key', load)).cached, true);
   assert.equal(writes.length, 1);
   await Promise.all(writes);
   assert.deepEqual(await store.keys('cache:'), [`cache:web_fetch:${digest('fingerprint\n\nkey')}`]);

@@ -25,6 +25,12 @@ export interface StoreCacheSettings {
   afterAnswer?: (write: Promise<void>) => void;
 }
 
+/**
+ * Entries written after their answer and not yet in the store, per store (so two Periscopes of one process sharing a
+ * store read each other's at once, as when the write was made in the answer's turn).
+ */
+const UNWRITTEN = new WeakMap<Store, Map<string, Entry>>();
+
 interface Entry {
   value: unknown;
   /** When the value was loaded (ms since the epoch). An entry without it (written by an older version) is a miss. */
@@ -41,8 +47,6 @@ interface Entry {
 export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   const flights = createSingleFlight();
   let fingerprint: Promise<string> | undefined;
-  /** Entries given to `afterAnswer` whose write has not settled yet: reads find them here meanwhile. */
-  const unwritten = new Map<string, Entry>();
 
   async function storeKey(key: string, agentId: string | undefined): Promise<string> {
     fingerprint ??= Promise.resolve().then(settings.fingerprint);
@@ -59,13 +63,11 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
 
   async function readEntry(key: string): Promise<Entry | undefined> {
     const started = stageStart();
-    const held = unwritten.get(key);
-    if (held !== undefined && Date.now() - (held.storedAt ?? 0) < settings.ttlMs) {
-      stageEnd('cache', started);
-      return held;
-    }
     try {
-      return await (await settings.store()).get<Entry>(key);
+      const store = await settings.store();
+      const held = UNWRITTEN.get(store)?.get(key);
+      if (held !== undefined && Date.now() - (held.storedAt ?? 0) < settings.ttlMs) return held;
+      return await store.get<Entry>(key);
     } catch {
       return undefined;
     } finally {
@@ -93,26 +95,44 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
   }
 
   /** Entries given this turn, written together once it is over (one setImmediate a turn, not one a call). */
-  let queued: Array<{ key: string; entry: Entry }> = [];
+  let queued: Array<{ held: Map<string, Entry>; key: string; entry: Entry }> = [];
 
-  /** The write of an entry that does not decide the answer: after this turn, read from memory until it settles. */
-  function writeAfterAnswer(key: string, entry: Entry, afterAnswer: (write: Promise<void>) => void): void {
+  /**
+   * The write of an entry that does not decide the answer: after this turn. Until it settles, every cache on the
+   * same store in this process reads it from memory (UNWRITTEN).
+   */
+  async function writeAfterAnswer(
+    key: string,
+    entry: Entry,
+    afterAnswer: (write: Promise<void>) => void,
+  ): Promise<void> {
     const started = stageStart();
     const kept = fits(entry.value);
     stageEnd('cache', started);
     if (!kept) return;
-    unwritten.set(key, entry);
+    let store: Store;
+    try {
+      store = await settings.store();
+    } catch {
+      return; // no store, no write
+    }
+    let held = UNWRITTEN.get(store);
+    if (held === undefined) {
+      held = new Map();
+      UNWRITTEN.set(store, held);
+    }
+    held.set(key, entry);
     if (queued.length === 0) afterAnswer(new Promise((resolve) => setImmediate(resolve)).then(writeQueued));
-    queued.push({ key, entry });
+    queued.push({ held, key, entry });
   }
 
   async function writeQueued(): Promise<void> {
     const batch = queued;
     queued = [];
     await Promise.all(
-      batch.map(async ({ key, entry }) => {
+      batch.map(async ({ held, key, entry }) => {
         await writeEntry(key, entry);
-        if (unwritten.get(key) === entry) unwritten.delete(key);
+        if (held.get(key) === entry) held.delete(key);
       }),
     );
   }
@@ -144,7 +164,7 @@ export function createStoreCache(settings: StoreCacheSettings): ToolCache {
           if (options.isCacheable?.(value) !== false) {
             const entry: Entry = { value, storedAt: Date.now() };
             // Not waited for, and written once this turn is over; a read that follows this one finds it meanwhile.
-            if (settings.afterAnswer) writeAfterAnswer(fullKey, entry, settings.afterAnswer);
+            if (settings.afterAnswer) await writeAfterAnswer(fullKey, entry, settings.afterAnswer);
             else await writeEntry(fullKey, entry);
           }
           return value;
