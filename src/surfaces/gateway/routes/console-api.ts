@@ -80,10 +80,9 @@ export async function playgroundPrincipal(call: Call, gateway: GatewayServices):
 
 /** POST as/{keyId}/tools/{tool}: the playground, a real call as that key, counted apart (surface `console`). */
 export function consolePlay(name: string) {
-  return (call: Call, gateway: GatewayServices) => {
-    consoleOf(gateway);
-    return runToolCall(call, gateway, toolNamed(gateway.consoleTools, name));
-  };
+  // Its runAs step (playgroundPrincipal) has already refused a console that is off.
+  return (call: Call, gateway: GatewayServices) =>
+    runToolCall(call, gateway, toolNamed(gateway.consoleTools, name));
 }
 
 /** POST as/{keyId}/tools/{tool} for a name that is no tool here: 404, naming the tools there are. */

@@ -14,7 +14,7 @@ export async function status(call: Call, gateway: GatewayServices): Promise<void
  * GET /v1/status: the caller's agent (its key, credit balance and latest ledger entries, today's usage) and the
  * search providers' health. An admin key may ask about another agent with `?agent=ID`, and `?quota=1` to ask providers' quota endpoints.
  */
-export async function agentStatus(context: {
+async function agentStatus(context: {
   periscope: Periscope;
   principal: Principal;
   query: URLSearchParams;
