@@ -16,22 +16,39 @@ export interface SafeSearchMapping {
   /** The request field (`safesearch`, `safe`, `kp`). */
   readonly parameter: string;
   readonly values: SafeSearchValues;
+  /** The documentation page for this entry when it is not the table's `doc`. */
+  readonly doc?: string;
 }
 
 /** Said instead of how, when the provider cannot take a parameter: why (`no news vertical in its API`). */
 export interface Unsupported {
   readonly none: string;
+  /** The documentation page for this entry when it is not the table's `doc`. */
+  readonly doc?: string;
+}
+
+/** The documentation page for one entry (`doc`), when it is not the table's. */
+interface Documented {
+  readonly doc?: string;
 }
 
 export interface ProviderParameters {
+  /**
+   * The address of the provider's own documentation these entries follow (its API reference); docs/providers.md
+   * shows it beside each entry. An entry with its own `doc` (a different page) shows that one instead.
+   */
+  readonly doc?: string;
   /** `topic: news`: the endpoint or parameter that asks its news vertical. Unsupported: skipped for news. */
-  readonly news: { readonly how: string } | Unsupported;
+  readonly news: ({ readonly how: string } & Documented) | Unsupported;
   /**
    * `after`/`before`: `native`, the range is sent as it is (undated results are kept: the provider filtered);
    * `window`, the nearest `freshness` window covering `after` is sent instead. Either way dated results outside the
    * range are dropped; with `window` or unsupported, undated ones too unless `keepUndated`.
    */
-  readonly dates: { readonly native: string } | { readonly window: string } | Unsupported;
+  readonly dates:
+    | ({ readonly native: string } & Documented)
+    | ({ readonly window: string } & Documented)
+    | Unsupported;
   /** `safeSearch` in web search. */
   readonly safeSearch: SafeSearchMapping | Unsupported;
   /** `safeSearch` in image search, where it is asked differently (Brave images has no moderate level). */
@@ -40,7 +57,7 @@ export interface ProviderParameters {
    * `offset`: how later results are asked. `exact: false`: the provider pages by its own page size (SearXNG), so
    * the offset is approximated by a page number, with a warning.
    */
-  readonly offset: { readonly how: string; readonly exact: boolean } | Unsupported;
+  readonly offset: ({ readonly how: string; readonly exact: boolean } & Documented) | Unsupported;
 }
 
 /** Whether an entry says the provider cannot take the parameter (a missing entry says so too). */
@@ -82,21 +99,46 @@ export function parameterCapabilities(table: ProviderParameters | undefined): Pa
   };
 }
 
-/** The cells of docs/providers.md's parameter table for one provider: news, date range, safe search, offset. */
+/**
+ * The cells of docs/providers.md's parameter table for one provider: news, date range, safe search, offset, each
+ * followed by the address of the documentation it follows (the entry's `doc`, else the table's).
+ */
 export function parameterCells(table: ProviderParameters | undefined): [string, string, string, string] {
   if (table === undefined) return ['–', '–', '–', '–'];
   const { news, dates, safeSearch, offset } = table;
+  const cite = (text: string, ...entries: (Documented | undefined)[]) => {
+    const addresses = [...new Set(entries.map((entry) => entry?.doc ?? table.doc))].filter(
+      (address): address is string => address !== undefined,
+    );
+    return addresses.length === 0
+      ? text
+      : `${text} (${addresses.map((address) => `<${address}>`).join(', ')})`;
+  };
   return [
-    'how' in news ? news.how : `– (${news.none})`,
-    'native' in dates
-      ? dates.native
-      : 'window' in dates
-        ? `approximated: ${dates.window}, then filtered by date`
-        : `– (${dates.none}); filtered by date`,
+    cite('how' in news ? news.how : `– (${news.none})`, news),
+    cite(
+      'native' in dates
+        ? dates.native
+        : 'window' in dates
+          ? `approximated: ${dates.window}, then filtered by date`
+          : `– (${dates.none}); filtered by date`,
+      dates,
+    ),
     table.imageSafeSearch === undefined
-      ? safeSearchCell(safeSearch)
-      : `${safeSearchCell(safeSearch)}; images ${safeSearchCell(table.imageSafeSearch)}`,
-    isUnsupported(offset) ? `– (${offset.none})` : offset.exact ? offset.how : `approximated: ${offset.how}`,
+      ? cite(safeSearchCell(safeSearch), safeSearch)
+      : cite(
+          `${safeSearchCell(safeSearch)}; images ${safeSearchCell(table.imageSafeSearch)}`,
+          safeSearch,
+          table.imageSafeSearch,
+        ),
+    cite(
+      isUnsupported(offset)
+        ? `– (${offset.none})`
+        : offset.exact
+          ? offset.how
+          : `approximated: ${offset.how}`,
+      offset,
+    ),
   ];
 }
 

@@ -313,3 +313,82 @@ runProviderFailureSuite({
   empty: jsonReply(answer([])),
   rateLimitedBody: 'Too Many Requests',
 });
+
+/** An instance that pages by `size`: page n holds results (n-1)·size+1 … n·size, `total` in all. */
+function pagedInstance(size: number, total: number) {
+  return startProviderStandIn((call) => {
+    const pageno = Number(call.url.searchParams.get('pageno') ?? '1');
+    const first = (pageno - 1) * size + 1;
+    const numbers = Array.from({ length: size }, (_, index) => first + index).filter((n) => n <= total);
+    return jsonReply(
+      answer(numbers.map((n) => ({ url: `https://r${n}.example/`, title: `R${n}`, content: `result ${n}` }))),
+    );
+  });
+}
+
+const titles = (results: readonly { title: string }[]) => results.map((result) => result.title);
+const pagenos = (calls: readonly { url: URL }[]) => calls.map((call) => call.url.searchParams.get('pageno'));
+
+test('searxng: offset 3, count 5 on an instance paging by 5 reads pages 1 and 2 and gives results 4–8, without a warning', async () => {
+  const server = await pagedInstance(5, 40);
+  try {
+    const response = await searxng.search!({ query: 'q', count: 5, offset: 3 }, standInContext(server, {}));
+    assert.deepEqual(titles(response.results), ['R4', 'R5', 'R6', 'R7', 'R8']);
+    assert.equal(response.warnings, undefined);
+    assert.deepEqual(pagenos(server.calls), ['1', '2']);
+  } finally {
+    await server.close();
+  }
+});
+
+test('searxng: offset 12, count 5 jumps to the page holding it (page 1 shows the size): results 13–17', async () => {
+  const server = await pagedInstance(5, 40);
+  try {
+    const response = await searxng.search!({ query: 'q', count: 5, offset: 12 }, standInContext(server, {}));
+    assert.deepEqual(titles(response.results), ['R13', 'R14', 'R15', 'R16', 'R17']);
+    assert.deepEqual(pagenos(server.calls), ['1', '3', '4']);
+  } finally {
+    await server.close();
+  }
+});
+
+test('searxng: a count above one page reads the pages after it; the last page ends the reading', async () => {
+  const server = await pagedInstance(5, 12);
+  try {
+    const response = await searxng.search!({ query: 'q', count: 15 }, standInContext(server, {}));
+    assert.deepEqual(
+      titles(response.results),
+      Array.from({ length: 12 }, (_, index) => `R${index + 1}`),
+    );
+    assert.equal(response.warnings, undefined);
+    assert.deepEqual(pagenos(server.calls), ['1', '2', '3', '4']);
+  } finally {
+    await server.close();
+  }
+});
+
+test('searxng: when the pages one search may read run out before the count, the warning says what came back', async () => {
+  const server = await pagedInstance(2, 100);
+  try {
+    const response = await searxng.search!({ query: 'q', count: 20 }, standInContext(server, {}));
+    assert.equal(response.results.length, 8);
+    assert.deepEqual(response.warnings, [
+      'searxng pages by 2 results and 4 pages were read: 8 of the 20 asked came back',
+    ]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('searxng: time_range takes day, month and year; a week is asked as the month, with a warning', async () => {
+  await withStandIn(jsonReply(answer([])), async (server) => {
+    const response = await searxng.search!(
+      { query: 'q', count: 5, freshness: 'week' },
+      standInContext(server, {}),
+    );
+    assert.equal(server.calls[0]?.url.searchParams.get('time_range'), 'month');
+    assert.deepEqual(response.warnings, [
+      'searxng has no week time_range (day, month or year): the past month was asked instead',
+    ]);
+  });
+});

@@ -10,22 +10,41 @@ import {
   unsupportedImageFilters,
   webResult,
 } from '../provider-results.ts';
-import type { ProviderContext, ProviderSettings, SearchProvider } from '../types.ts';
+import { readOwnPages } from '../result-pages.ts';
+import type { Freshness, ProviderContext, ProviderSettings, SearchProvider } from '../types.ts';
 
 const ID = 'searxng';
 const KEY_ENV = ['SEARXNG_BASE_URL'] as const;
 
+/** SearXNG's search API, which every entry below follows. */
+const DOC = 'https://docs.searxng.org/dev/search_api.html';
+
 /**
- * `topic`, `after`/`before`, `safeSearch` and `offset` as SearXNG takes them (FORMATS.md "SearXNG": `categories`,
- * `time_range`, `safesearch` 0/1/2, `pageno`): news is the `news` category; a date range is approximated by
- * `time_range`; pages are the instance's own size, so an offset is asked as the page it most likely falls on.
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as SearXNG's search API takes them (DOC: `categories`,
+ * `time_range` day, month or year, `safesearch` 0/1/2, `pageno`): news is the `news` category; a date range is
+ * approximated by `time_range`; pages are the instance's own size, learned from page 1, so an offset and a count
+ * past one page are read from as many pages as they need and sliced.
  */
 const PARAMETERS = {
+  doc: DOC,
   news: { how: '`categories=news`' },
-  dates: { window: '`time_range`' },
+  dates: { window: '`time_range` (day, month, year)' },
   safeSearch: { parameter: 'safesearch', values: { off: 0, moderate: 1, strict: 2 } },
-  offset: { how: "`pageno` (pages of the instance's own size)", exact: false },
+  offset: { how: "`pageno` (pages of the instance's own size, read and sliced)", exact: true },
 } as const satisfies ProviderParameters;
+
+/** Pages one search may read (page 1, the page holding the offset, and those after it). */
+const MAX_PAGE_REQUESTS = 4;
+
+/**
+ * `time_range` as DOC lists it: day, month and year. A week is asked as the month that covers it (the chain keeps
+ * results to the week by their dates where it asked for a range), with a warning.
+ */
+function timeRange(freshness: Freshness | undefined, warnings: string[]): string | undefined {
+  if (freshness !== 'week') return freshness;
+  warnings.push('searxng has no week time_range (day, month or year): the past month was asked instead');
+  return 'month';
+}
 
 /** A SearXNG instance answers 403 to `format=json` unless `json` is listed under `search.formats`. */
 const ERRORS: ProviderErrorRules = {
@@ -72,7 +91,8 @@ async function query(
   const body = jsonObject(ID, reply.body);
   const results = records(body.results);
   const engines = unresponsiveEngines(body);
-  if (results.length === 0 && engines.length > 0) {
+  // A later page that is empty is the end of the results; page 1 empty with engines down is a block.
+  if (results.length === 0 && engines.length > 0 && (params.pageno ?? 1) === 1) {
     throw new PeriscopeError(
       'BLOCKED_BY_SITE',
       `searxng: no results, and the instance's upstream engines failed (${engines.join('; ')})`,
@@ -122,24 +142,41 @@ export const searxngSearchProvider: SearchProvider = {
     } else if (request.region !== undefined) {
       warnings.push(unsupported(ID, 'region without language', request.region));
     }
-    const pageno = request.offset ? Math.floor(request.offset / request.count) + 1 : 1;
-    if (pageno > 1)
-      warnings.push(
-        `searxng pages by the instance's own page size: offset ${request.offset} was asked as page ${pageno}`,
-      );
-    const answer = await query(context, {
+    const params = {
       q: request.query,
       categories: request.topic === 'news' ? 'news' : 'general',
       language,
-      time_range: request.freshness,
-      pageno,
+      time_range: timeRange(request.freshness, warnings),
       ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
-    });
-    const results = answer.results.map((item) =>
-      webResult({ title: item.title, url: item.url, snippet: item.content, publishedAt: item.publishedDate }),
+    };
+    const engineWarnings = new Set<string>();
+    const seen = new Set<string>();
+    const pages = await readOwnPages(
+      async (pageno) => {
+        const answer = await query(context, { ...params, pageno });
+        for (const warning of answer.warnings) engineWarnings.add(warning);
+        // A page repeating what came before (an instance whose engines ran out) ends the reading.
+        const fresh = answer.results.filter((item) => !seen.has(String(item.url)));
+        for (const item of fresh) seen.add(String(item.url));
+        return fresh.map((item) =>
+          webResult({
+            title: item.title,
+            url: item.url,
+            snippet: item.content,
+            publishedAt: item.publishedDate,
+          }),
+        );
+      },
+      request.offset ?? 0,
+      request.count,
+      { maxRequests: MAX_PAGE_REQUESTS },
     );
-    warnings.push(...answer.warnings);
-    return { results: firstResults(results, request.count), ...(warnings.length > 0 ? { warnings } : {}) };
+    if (pages.cut)
+      warnings.push(
+        `searxng pages by ${pages.pageSize} results and ${pages.requests} pages were read: ${pages.results.length} of the ${request.count} asked came back`,
+      );
+    warnings.push(...engineWarnings);
+    return { results: pages.results, ...(warnings.length > 0 ? { warnings } : {}) };
   },
 
   async searchImages(request, context) {
