@@ -54,3 +54,12 @@ test("docs/providers.md: the search parameter table is each provider's parameter
   );
   assert.deepEqual(written, expected);
 });
+
+test("every built-in provider's parameter table names the documentation it follows, and the doc table shows it beside each entry", () => {
+  for (const [id, provider] of BUILT_IN_PROVIDERS) {
+    const table = provider.parameters;
+    assert.ok(table?.doc?.startsWith('https://'), `${id}: a documentation address`);
+    for (const cell of parameterCells(table))
+      assert.match(cell, /\(<https:\/\/[^>]+>(, <https:\/\/[^>]+>)*\)$/, `${id}: ${cell}`);
+  }
+});

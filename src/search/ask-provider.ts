@@ -1,7 +1,7 @@
 import { messageWithoutProvider, PeriscopeError, toPeriscopeError } from '../errors.ts';
 import type { HttpFetch } from '../net/types.ts';
 import { failureFacts, runAttempt, type SearchAttempt } from './attempt.ts';
-import { shouldFallback } from './chain-errors.ts';
+import { isUnsupportedParameter, shouldFallback } from './chain-errors.ts';
 import type { HealthSync } from './health-store.ts';
 import {
   type DateFilter,
@@ -163,7 +163,7 @@ export async function askProvider<REQUEST extends ChainRequest, RESULT>(
   } catch (thrown) {
     const error = toPeriscopeError(thrown);
     if (error.code === 'ABORTED' && signal.aborted) throw error;
-    const skipped = error.details.reason === 'queue';
+    const skipped = error.details.reason === 'queue' || isUnsupportedParameter(error);
     if (!skipped) {
       state.health.recordFailure(error);
       await healthSync.save(state, true);

@@ -5,7 +5,15 @@ import type { SearchProvider } from './types.ts';
 
 /** Fallback on everything except a refused query, a cancelled call, a blocked URL and an egress refusal. */
 export function shouldFallback(error: PeriscopeError): boolean {
-  return !NO_FALLBACK.has(error.code);
+  return !NO_FALLBACK.has(error.code) || isUnsupportedParameter(error);
+}
+
+/**
+ * A provider that found in its turn it cannot take a parameter the call needs (Kagi on v0 asked for news): the
+ * request was not refused, so the next provider is asked, as for the skips before a turn.
+ */
+export function isUnsupportedParameter(error: PeriscopeError): boolean {
+  return error.code === 'INVALID_INPUT' && error.details.reason === 'unsupported-parameter';
 }
 
 const NO_FALLBACK: ReadonlySet<ErrorCode> = new Set<ErrorCode>([

@@ -26,7 +26,7 @@ export function newsUnsupported(
   const news = provider.parameters?.news;
   if (news !== undefined && !isUnsupported(news)) return undefined;
   const why = news?.none ?? 'it declares no news search';
-  return errorFromProvider(provider.id, 'INVALID_INPUT', `has no news search (${why})`, {
+  return errorFromProvider(provider.id, 'INVALID_INPUT', `cannot search news (${why})`, {
     details: { reason: 'unsupported-parameter', parameter: 'topic' },
   });
 }

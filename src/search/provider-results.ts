@@ -21,9 +21,10 @@ export function googleTbs(freshness: Freshness): string {
   return `qdr:${freshness[0]}`;
 }
 
-/** `2025-03-05` → Google's `3/5/2025`. */
-function googleDay(day: string): string {
+/** `2025-03-05` → Google's `3/5/2025`, or zero-padded `03/05/2025` (`MM/DD/YYYY`, as Firecrawl documents it). */
+function googleDay(day: string, padded: boolean): string {
   const [year, month, date] = day.split('-');
+  if (padded) return `${month}/${date}/${year}`;
   return `${Number(month)}/${Number(date)}/${year}`;
 }
 
@@ -31,16 +32,19 @@ function googleDay(day: string): string {
  * Google's custom date range as `tbs` (`cdr:1,cd_min:1/1/2025,cd_max:3/31/2025`, either end may be left out), or
  * the freshness window (`qdr:w`), or undefined: what Serper, SerpAPI and Firecrawl pass to Google.
  */
-export function googleDateTbs(request: {
-  after?: string | undefined;
-  before?: string | undefined;
-  freshness?: Freshness | undefined;
-}): string | undefined {
+export function googleDateTbs(
+  request: {
+    after?: string | undefined;
+    before?: string | undefined;
+    freshness?: Freshness | undefined;
+  },
+  { padded = false }: { padded?: boolean } = {},
+): string | undefined {
   if (request.after !== undefined || request.before !== undefined) {
     return [
       'cdr:1',
-      ...(request.after === undefined ? [] : [`cd_min:${googleDay(request.after)}`]),
-      ...(request.before === undefined ? [] : [`cd_max:${googleDay(request.before)}`]),
+      ...(request.after === undefined ? [] : [`cd_min:${googleDay(request.after, padded)}`]),
+      ...(request.before === undefined ? [] : [`cd_max:${googleDay(request.before, padded)}`]),
     ].join(',');
   }
   return request.freshness === undefined ? undefined : googleTbs(request.freshness);

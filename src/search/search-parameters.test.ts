@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { providersSchema, searchSchema } from '../config/search-schema.ts';
 import { isPeriscopeError } from '../errors.ts';
 import { createPeriscope } from '../index.ts';
+import { describeMisses } from '../tools/search-summary.ts';
 import type { WebSearchData } from '../tools/web-search.ts';
 import { createSearchChain } from './chain.ts';
 import { describeRange, windowCovering } from './parameter-support.ts';
@@ -80,7 +81,9 @@ describe('topic news', () => {
     assert.equal(skip?.code, 'INVALID_INPUT');
     assert.equal(skip?.reason, 'unsupported-parameter');
     assert.equal(skip?.retryable, false);
-    assert.match(skip?.message ?? '', /has no news search \(no news here\)/);
+    assert.match(skip?.message ?? '', /cannot search news \(no news here\)/);
+    // What the success line says of it: that it cannot do this search, not "invalid input".
+    assert.equal(describeMisses(answer.attempts), 'plain skipped: cannot search news');
   });
 
   test('a custom provider without a table is skipped too: it declares no news search', async () => {

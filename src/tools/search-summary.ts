@@ -25,6 +25,10 @@ export function describeMisses(attempts: readonly ProviderAttempt[]): string {
 /** What the provider said, most specific first: `key refused`, `HTTP 422`, `rate limited`. */
 function missReason(attempt: ProviderAttempt): string {
   if (attempt.reason === 'invalid-key') return 'key refused';
+  // A search it cannot do (`cannot search news (no news vertical)`): the reason, not "invalid input".
+  if (attempt.reason === 'unsupported-parameter' && attempt.message)
+    return attempt.message.replace(/ \(.*\)$/, '');
+  if (attempt.reason === 'query-too-long') return 'query too long';
   if (attempt.code === 'HTTP_STATUS' && attempt.status !== undefined) return `HTTP ${attempt.status}`;
   if (!attempt.code) return 'failed';
   return REASONS[attempt.code] ?? attempt.code.toLowerCase().replace(/_/g, ' ');

@@ -36,11 +36,19 @@ const BRAVE_LANGUAGES: Record<string, string> = {
  * `src/tools/news/params.ts`): news is its own endpoint with the web parameters; `offset` counts pages of `count`.
  */
 const PARAMETERS = {
-  news: { how: '`GET /res/v1/news/search`' },
+  doc: 'https://api-dashboard.search.brave.com/app/documentation/web-search/query',
+  news: {
+    how: '`GET /res/v1/news/search`',
+    doc: 'https://api-dashboard.search.brave.com/app/documentation/news-search/query',
+  },
   dates: { native: '`freshness=YYYY-MM-DDtoYYYY-MM-DD`' },
   safeSearch: { parameter: 'safesearch', values: { off: 'off', moderate: 'moderate', strict: 'strict' } },
   // Image search has no moderate level (off or strict, default strict): moderate asks strict.
-  imageSafeSearch: { parameter: 'safesearch', values: { off: 'off', moderate: 'strict', strict: 'strict' } },
+  imageSafeSearch: {
+    parameter: 'safesearch',
+    values: { off: 'off', moderate: 'strict', strict: 'strict' },
+    doc: 'https://api-dashboard.search.brave.com/app/documentation/image-search/query',
+  },
   offset: { how: '`offset` (pages of `count`, at most 9)', exact: true },
 } as const satisfies ProviderParameters;
 /** Results per request: web 20, news 50. */

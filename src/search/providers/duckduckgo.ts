@@ -61,6 +61,7 @@ const REGION_LANGUAGE: Record<string, string> = Object.fromEntries(
  * page's next-page form sends them (`s=10`, `dc=11`).
  */
 const PARAMETERS = {
+  doc: 'https://duckduckgo.com/duckduckgo-help-pages/settings/params',
   news: { how: '`GET duckduckgo.com/news.js` (vqd token)' },
   dates: { native: '`df=YYYY-MM-DD..YYYY-MM-DD`' },
   safeSearch: { parameter: 'kp', values: { off: -2, moderate: -1, strict: 1 } },

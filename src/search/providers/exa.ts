@@ -32,6 +32,7 @@ function snippetOf(item: Record<string, unknown>): string {
  * paging parameter.
  */
 const PARAMETERS = {
+  doc: 'https://docs.exa.ai/reference/search',
   news: { how: '`category: "news"`' },
   dates: { native: '`startPublishedDate`, `endPublishedDate`' },
   safeSearch: { parameter: 'moderation', values: { off: undefined, moderate: undefined, strict: true } },

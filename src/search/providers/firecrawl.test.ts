@@ -52,7 +52,7 @@ test('firecrawl search: POST /v2/search, data.web mapped, creditsUsed noted', as
         publishedAt: '2025-10-01T00:00:00Z',
       },
     ]);
-    assert.deepEqual(response.warnings, ['firecrawl does not support region (de ignored)']);
+    assert.equal(response.warnings, undefined);
     assert.deepEqual(response.quota, { note: '2 credits used' });
     const [call] = server.calls;
     assert.equal(call?.method, 'POST');
@@ -63,7 +63,19 @@ test('firecrawl search: POST /v2/search, data.web mapped, creditsUsed noted', as
       limit: 5,
       sources: ['web'],
       tbs: 'qdr:d',
+      country: 'DE',
+      location: 'Germany',
     });
+  });
+});
+
+test('firecrawl search: a date range is tbs with zero-padded MM/DD/YYYY days, as its search reference writes them', async () => {
+  await withStandIn(jsonReply({ success: true, data: { web: [] } }), async (server) => {
+    await firecrawl.search!(
+      { query: 'q', count: 5, after: '2025-03-01', before: '2025-04-09' },
+      standInContext(server, settings),
+    );
+    assert.equal(JSON.parse(server.calls[0]?.body ?? '').tbs, 'cdr:1,cd_min:03/01/2025,cd_max:04/09/2025');
   });
 });
 

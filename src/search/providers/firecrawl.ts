@@ -7,6 +7,7 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
+import { countryName } from '../country-name.ts';
 import type { ProviderParameters } from '../parameter-table.ts';
 import { firstResults, googleDateTbs, unsupported, webResult } from '../provider-results.ts';
 import type { SearchProvider } from '../types.ts';
@@ -15,18 +16,28 @@ const ID = 'firecrawl';
 const KEY_ENV = ['FIRECRAWL_API_KEY'] as const;
 const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
 
+/** Firecrawl's v2 search reference, which the entries below and `country`/`location` follow. */
+const DOC = 'https://docs.firecrawl.dev/api-reference/endpoint/search';
+
 /**
- * `topic`, `after`/`before`, `safeSearch` and `offset` as Firecrawl's v2 search takes them (FORMATS.md
- * "Firecrawl": `sources`, `tbs`; news hits come in `data.news`): news is `sources: ["news"]`; a date range is
- * Google's `tbs=cdr:1,…`, which Firecrawl passes on (its plugin's news-coverage skill, skills.sh). No safe-search
- * or paging parameter is documented.
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as Firecrawl's v2 search takes them (DOC: `sources`, `tbs`;
+ * news hits come in `data.news`): news is `sources: ["news"]`; a date range is `tbs=cdr:1,cd_min:MM/DD/YYYY,…`,
+ * zero-padded as DOC writes it. No safe-search or paging parameter is documented.
  */
 const PARAMETERS = {
+  doc: DOC,
   news: { how: '`sources: ["news"]` (`data.news`)' },
-  dates: { native: '`tbs=cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY`' },
+  dates: { native: '`tbs=cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY`' },
   safeSearch: { none: 'no documented safe-search parameter' },
   offset: { none: 'no paging parameter' },
 } as const satisfies ProviderParameters;
+
+/** `region` as DOC asks it: `country`, an ISO code (`DE`), and `location`, a place name (`Germany`). */
+function regionFields(region: string | undefined): Record<string, string> {
+  if (region === undefined) return {};
+  const location = countryName(region);
+  return { country: region.toUpperCase(), ...(location === undefined ? {} : { location }) };
+}
 
 /** v2 puts web hits in `data.web`; v1 (still served) had a flat `data` array. Both are read. */
 function webHits(body: Record<string, unknown>, source: 'web' | 'news'): Record<string, unknown>[] {
@@ -52,7 +63,7 @@ export const firecrawlSearchProvider: SearchProvider = {
     const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
     const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/v2/search');
     const source = request.topic === 'news' ? 'news' : 'web';
-    const tbs = googleDateTbs(request);
+    const tbs = googleDateTbs(request, { padded: true });
     const reply = await requestProviderJson(context, {
       provider: ID,
       url,
@@ -62,6 +73,7 @@ export const firecrawlSearchProvider: SearchProvider = {
         limit: request.count,
         sources: [source],
         ...(tbs === undefined ? {} : { tbs }),
+        ...regionFields(request.region),
       },
       secrets: [apiKey],
     });
@@ -81,9 +93,7 @@ export const firecrawlSearchProvider: SearchProvider = {
         source: source === 'news' ? item.source : undefined,
       });
     });
-    const warnings = (['region', 'language'] as const)
-      .filter((name) => request[name] !== undefined)
-      .map((name) => unsupported(ID, name, request[name]));
+    const warnings = request.language === undefined ? [] : [unsupported(ID, 'language', request.language)];
     const credits = optionalNumber(body.creditsUsed);
     return {
       results: firstResults(results, request.count),

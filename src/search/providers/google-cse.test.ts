@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { providersSchema, searchSchema } from '../../config/search-schema.ts';
+import { createHttpClient } from '../../net/http-client.ts';
+import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
 import {
   expectProviderError,
   jsonReply,
@@ -7,6 +10,7 @@ import {
   standInContext,
   withStandIn,
 } from '../../testing/provider-stand-in.ts';
+import { createSearchChain } from '../chain.ts';
 import { googleCseSearchProvider as googleCse } from './google-cse.ts';
 
 const KEY = 'AIza-test-key-123';
@@ -154,4 +158,42 @@ runProviderFailureSuite({
     message: 'Daily Limit Exceeded',
   },
   serverError: jsonReply(googleError(503, 'UNAVAILABLE', 'backendError', 'Backend Error'), 503),
+});
+
+test('google-cse: after/before is the documented date:r restriction (sort=date:r:YYYYMMDD:YYYYMMDD); undated results it found in the range are kept', async () => {
+  const reply = jsonReply({
+    items: [
+      { title: 'Undated', link: 'https://undated.example/', snippet: 'No date in its metatags.' },
+      {
+        title: 'Dated',
+        link: 'https://dated.example/',
+        snippet: 'In range.',
+        pagemap: { metatags: [{ 'article:published_time': '2025-03-10T08:00:00Z' }] },
+      },
+    ],
+  });
+  await withStandIn(reply, async (server) => {
+    const chain = createSearchChain({
+      search: searchSchema.parse({ chain: ['google-cse'], timeoutMs: 3000 }),
+      providers: providersSchema.parse({
+        'google-cse': {
+          apiKey: 'cse-key',
+          baseUrl: server.url,
+          minIntervalMs: 0,
+          extras: { cx: 'engine-id' },
+        },
+      }),
+      env: {},
+      httpFetch: createHttpClient({ beforeConnect: createLoopbackConnectGuard().beforeConnect }),
+    });
+    const answer = await chain.search({ query: 'q', count: 5, after: '2025-03-01', before: '2025-03-31' });
+    assert.deepEqual(
+      answer.results.map((result) => result.url),
+      ['https://undated.example/', 'https://dated.example/'],
+    );
+    const params = server.calls[0]?.url.searchParams;
+    assert.equal(params?.get('sort'), 'date:r:20250301:20250331');
+    assert.equal(params?.get('dateRestrict'), null);
+    assert.deepEqual(answer.warnings, []);
+  });
 });

@@ -21,17 +21,32 @@ const MAX_COUNT = 10;
 const DATE_RESTRICT: Record<Freshness, string> = { day: 'd1', week: 'w1', month: 'm1', year: 'y1' };
 
 /**
- * `topic`, `after`/`before`, `safeSearch` and `offset` as the Custom Search JSON API takes them (FORMATS.md "Google
- * Custom Search JSON API": `dateRestrict`, `safe`, `start`): it has no news vertical, so it is skipped for news; a
- * date range is approximated by `dateRestrict`; `safe=active` is its one filtering level; `start` is the 1-based
- * index of the first result, and no result past the 100th is served.
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as the Custom Search JSON API takes them (`cse.list`: `safe`,
+ * `start`, `sort`): it has no news vertical, so it is skipped for news; a date range is the documented restriction
+ * `sort=date:r:YYYYMMDD:YYYYMMDD` (Programmable Search "Restrict to Range"), so undated hits are the engine's own
+ * and kept; `safe=active` is its one filtering level; `start` is the 1-based index of the first result, and no
+ * result past the 100th is served.
  */
 const PARAMETERS = {
+  doc: 'https://developers.google.com/custom-search/v1/reference/rest/v1/cse/list',
   news: { none: 'the Custom Search JSON API has no news vertical' },
-  dates: { window: '`dateRestrict`' },
+  dates: {
+    native: '`sort=date:r:YYYYMMDD:YYYYMMDD`',
+    doc: 'https://developers.google.com/custom-search/docs/structured_search#restrict_to_range',
+  },
   safeSearch: { parameter: 'safe', values: { off: 'off', moderate: 'active', strict: 'active' } },
   offset: { how: '`start` (1-based, results up to the 100th)', exact: true },
 } as const satisfies ProviderParameters;
+/** The ends of a range asked open on one side: the start of the epoch, the end of the day today (UTC). */
+const EARLIEST_DAY = '1970-01-01';
+
+/** `sort=date:r:20250301:20250331` for `after`/`before` (an open end filled), or nothing without a range. */
+function dateRange(request: { after?: string | undefined; before?: string | undefined }): string | undefined {
+  if (request.after === undefined && request.before === undefined) return undefined;
+  const day = (text: string) => text.replaceAll('-', '');
+  const before = request.before ?? new Date().toISOString().slice(0, 10);
+  return `date:r:${day(request.after ?? EARLIEST_DAY)}:${day(before)}`;
+}
 const MAX_RESULT_INDEX = 100;
 
 /**
@@ -102,6 +117,7 @@ export const googleCseSearchProvider: SearchProvider = {
       start,
       ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
       dateRestrict: request.freshness === undefined ? undefined : DATE_RESTRICT[request.freshness],
+      sort: dateRange(request),
       gl: request.region?.toLowerCase(),
       lr: request.language === undefined ? undefined : `lang_${request.language.toLowerCase()}`,
       siteSearch: site.site?.domain,

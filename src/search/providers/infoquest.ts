@@ -28,6 +28,7 @@ const DEFAULT_BASE_URL = 'https://search.infoquest.bytepluses.com';
  * documented (its top stories come mixed into web results).
  */
 const PARAMETERS = {
+  doc: 'https://docs.byteplus.com/en/docs/InfoQuest/What_is_Info_Quest',
   news: { none: 'no news vertical documented' },
   dates: { window: '`time_range` (days)' },
   safeSearch: { none: 'no safe-search parameter documented' },

@@ -21,6 +21,7 @@ const DEFAULT_BASE_URL = 'https://s.jina.ai';
  * `{q, gl, location, hl, num, page}`): only paging, `page` counting pages of `num`.
  */
 const PARAMETERS = {
+  doc: 'https://jina.ai/reader/',
   news: { none: 'no news vertical' },
   dates: { none: 'no date filter' },
   safeSearch: { none: 'no safe-search parameter' },

@@ -90,13 +90,24 @@ test('kagi v1: POST /api/v1/search with Authorization: Bot, data.search mapped',
       },
       { title: 'iPhone Turns 10', url: 'https://www.billboard.com/pro/iphone', snippet: '' },
     ]);
-    assert.deepEqual(response.warnings, ['kagi does not support freshness (week ignored)']);
+    assert.equal(response.warnings, undefined);
     assert.equal(server.calls.length, 1);
     const [call] = server.calls;
     assert.equal(call?.method, 'POST');
     assert.equal(call?.url.pathname, '/api/v1/search');
     assert.equal(call?.headers.authorization, `Bot ${KEY}`);
-    assert.deepEqual(JSON.parse(call?.body ?? ''), { query: 'steve jobs', workflow: 'search', limit: 5 });
+    // The past week is `filters.after` a week back (v1 has no freshness field).
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    const body = JSON.parse(call?.body ?? '');
+    assert.ok(
+      [weekAgo, new Date(Date.now() - 8 * 86_400_000).toISOString().slice(0, 10)].includes(
+        body.filters?.after,
+      ),
+    );
+    assert.deepEqual(
+      { ...body, filters: undefined },
+      { query: 'steve jobs', workflow: 'search', limit: 5, filters: undefined },
+    );
   } finally {
     await server.close();
   }
@@ -308,4 +319,120 @@ runProviderFailureSuite({
     ),
     message: 'Insufficient credit',
   },
+});
+
+test('kagi v1 takes what its spec documents: workflow news (data.news), filters.after/before/region, safe_search', async () => {
+  const newsBody = {
+    meta,
+    data: {
+      news: [
+        {
+          url: 'https://news.example/a',
+          title: 'Kagi news hit',
+          snippet: 'News.',
+          time: '2025-03-10T08:00:00Z',
+        },
+      ],
+      search: [{ url: 'https://web.example/', title: 'Not news' }],
+    },
+  };
+  const server = await kagiStandIn(() => jsonReply(newsBody));
+  try {
+    const response = await kagi.search!(
+      {
+        query: 'kagi',
+        count: 5,
+        topic: 'news',
+        after: '2025-03-01',
+        before: '2025-03-31',
+        region: 'DE',
+        safeSearch: 'off',
+      },
+      standInContext(server, settings),
+    );
+    assert.deepEqual(response.results, [
+      {
+        title: 'Kagi news hit',
+        url: 'https://news.example/a',
+        snippet: 'News.',
+        publishedAt: '2025-03-10T08:00:00Z',
+      },
+    ]);
+    assert.equal(response.warnings, undefined);
+    assert.deepEqual(JSON.parse(server.calls[0]?.body ?? ''), {
+      query: 'kagi',
+      workflow: 'news',
+      limit: 5,
+      filters: { after: '2025-03-01', before: '2025-03-31', region: 'de' },
+      safe_search: false,
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi v1: an offset reads page 1 without limit (its size), then the page holding the offset: offset 12, count 5 is results 13–17', async () => {
+  const server = await kagiStandIn((call) => {
+    const page = Number(JSON.parse(call.body).page ?? 1);
+    const search = Array.from({ length: 10 }, (_, index) => {
+      const n = (page - 1) * 10 + index + 1;
+      return { url: `https://r${n}.example/`, title: `R${n}`, snippet: '' };
+    });
+    return jsonReply({ meta, data: { search } });
+  });
+  try {
+    const response = await kagi.search!(
+      { query: 'q', count: 5, offset: 12 },
+      standInContext(server, settings),
+    );
+    assert.deepEqual(
+      response.results.map((result) => result.title),
+      ['R13', 'R14', 'R15', 'R16', 'R17'],
+    );
+    assert.deepEqual(
+      server.calls.map((call) => JSON.parse(call.body)),
+      [
+        { query: 'q', workflow: 'search' },
+        { query: 'q', workflow: 'search', page: 2 },
+      ],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi on v0 (v1 refused the key): news is refused as a parameter v0 lacks, and the chain skips to the next provider saying so', async () => {
+  const server = await kagiStandIn(() => unauthorized);
+  try {
+    await expectProviderError(
+      kagi.search!(
+        { query: 'q', count: 3, topic: 'news' },
+        standInContext(server, { ...settings, apiVersion: 'v0' }),
+      ),
+      { code: 'INVALID_INPUT', reason: 'unsupported-parameter', message: ['cannot search news on v0'] },
+    );
+    assert.equal(server.calls.length, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+test('kagi on v0: a date range keeps dated results inside it and drops undated ones (v0 cannot search by date), said in a warning', async () => {
+  const server = await kagiStandIn(() => unauthorized);
+  try {
+    const response = await kagi.search!(
+      { query: 'q', count: 5, after: '2024-09-01', before: '2024-12-31', offset: 5 },
+      standInContext(server, { ...settings, apiVersion: 'v0' }),
+    );
+    assert.deepEqual(
+      response.results.map((result) => result.url),
+      ['https://en.wikipedia.org/wiki/Steve_Jobs'],
+    );
+    assert.deepEqual(response.warnings, [
+      'kagi v0 cannot page results: offset 5 was ignored, these are its first results',
+      'kagi v0 cannot search by date: its results were kept to 2024-09-01 to 2024-12-31 by their dates',
+    ]);
+  } finally {
+    await server.close();
+  }
 });

@@ -8,8 +8,10 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, records, stringSetting } from '../../services/provider-text.ts';
-import type { ProviderParameters } from '../parameter-table.ts';
-import { firstResults, unsupported, webResult } from '../provider-results.ts';
+import { describeRange } from '../parameter-support.ts';
+import { type ProviderParameters, safeSearchField } from '../parameter-table.ts';
+import { firstResults, freshnessDays, unsupported, webResult } from '../provider-results.ts';
+import { readOwnPages } from '../result-pages.ts';
 import type {
   ProviderContext,
   ProviderResponse,
@@ -21,17 +23,29 @@ import type {
 const ID = 'kagi';
 const KEY_ENV = ['KAGI_API_KEY'] as const;
 const DEFAULT_BASE_URL = 'https://kagi.com';
+/** Kagi's v1 OpenAPI specification (`search_request`, `search_request_filters`), which the v1 entries follow. */
+const DOC = 'https://kagi.redocly.app/_spec/openapi.yaml';
+// The legacy v0 search page (V0_DOC below), https://help.kagi.com/kagi/api/search.html: `q` and `limit`, nothing else.
+
 /**
- * `topic`, `after`/`before`, `safeSearch` and `offset` for Kagi: none natively. v1 documents a `news` workflow and
- * `page`, but no response of either is recorded and v0 — where keys without v1 access land — has neither
- * (FORMATS.md "Kagi Search API"); safe search is an account setting.
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as v1 takes them (DOC): `workflow: "news"` (hits in
+ * `data.news`); `filters.after` / `filters.before`; `safe_search`, a boolean (on by default); `page`, 1–10, pages
+ * of Kagi's own size (`limit` only cuts what one pass gives), learned from page 1 and sliced. v0 (V0_DOC), where keys
+ * without v1 access land, has none of them: there news is refused (a skip), dates are kept by the results' own
+ * dates, and the others are warnings.
  */
 const PARAMETERS = {
-  news: { none: "v1's news workflow is unrecorded and v0 has none" },
-  dates: { none: 'no date filter' },
-  safeSearch: { none: 'an account setting, not a request parameter' },
-  offset: { none: 'v0 has no paging parameter' },
+  doc: DOC,
+  news: { how: 'v1 `workflow: "news"` (`data.news`)' },
+  dates: { native: 'v1 `filters.after`, `filters.before`' },
+  safeSearch: { parameter: 'safe_search', values: { off: false, moderate: true, strict: true } },
+  offset: { how: 'v1 `page` (1–10, pages of its own size, read and sliced)', exact: true },
 } as const satisfies ProviderParameters;
+/** v1 serves pages 1 to 10. */
+const LAST_PAGE = 10;
+/** Pages one search may read (each is a billed query). */
+const MAX_PAGE_REQUESTS = 3;
+const DAY_MS = 86_400_000;
 
 /** v1 statuses that mean "this key has no v1 access" (v1 is invite-only): try v0. */
 const V0_FALLBACK_STATUSES = new Set([401, 403, 404]);
@@ -71,10 +85,47 @@ function pinnedAuthorization(apiKey: string, context: ProviderContext): string |
   return `${/^bearer$/i.test(scheme) ? 'Bearer' : 'Bot'} ${apiKey}`;
 }
 
+/** What v1 cannot take: the language. */
 function warningsFor(request: SearchRequest): string[] {
-  return (['freshness', 'region', 'language'] as const)
+  return request.language === undefined ? [] : [unsupported(ID, 'language', request.language)];
+}
+
+/** What v0 cannot take (V0_DOC lists `q` and `limit` only): everything but the query and the count. */
+function v0Warnings(request: SearchRequest): string[] {
+  const warnings = (['freshness', 'region', 'language'] as const)
     .filter((name) => request[name] !== undefined)
     .map((name) => unsupported(ID, name, request[name]));
+  if (request.safeSearch !== undefined && request.safeSearch !== 'moderate')
+    warnings.push(unsupported(ID, 'safeSearch on v0', request.safeSearch));
+  if (request.offset)
+    warnings.push(
+      `${ID} v0 cannot page results: offset ${request.offset} was ignored, these are its first results`,
+    );
+  return warnings;
+}
+
+/**
+ * v1's `filters` (DOC `search_request_filters`): `after`/`before` as given (YYYY-MM-DD), else `after` as the start
+ * of the `freshness` window; `region` as an ISO 3166-1 alpha-2 code.
+ */
+function v1Filters(request: SearchRequest): Record<string, string> | undefined {
+  const after =
+    request.after ??
+    (request.freshness === undefined
+      ? undefined
+      : new Date(Date.now() - freshnessDays(request.freshness) * DAY_MS).toISOString().slice(0, 10));
+  const filters = {
+    ...(after === undefined ? {} : { after }),
+    ...(request.before === undefined ? {} : { before: request.before }),
+    ...(request.region === undefined ? {} : { region: request.region.toLowerCase() }),
+  };
+  return Object.keys(filters).length > 0 ? filters : undefined;
+}
+
+/** Which v1 page to ask, and the `limit` sent with it (none: the page as Kagi sizes it). */
+interface V1Page {
+  page: number;
+  limit?: number;
 }
 
 async function searchV1(
@@ -82,38 +133,77 @@ async function searchV1(
   context: ProviderContext,
   apiKey: string,
   authorization: string,
+  { page, limit }: V1Page,
 ) {
+  const workflow = request.topic === 'news' ? 'news' : 'search';
+  const filters = v1Filters(request);
   const reply = await requestProviderJson(context, {
     provider: ID,
     url: providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/api/v1/search'),
     headers: { authorization },
-    json: { query: request.query, workflow: 'search', limit: request.count },
+    json: {
+      query: request.query,
+      workflow,
+      ...(limit === undefined ? {} : { limit }),
+      ...(page > 1 ? { page } : {}),
+      ...(filters === undefined ? {} : { filters }),
+      ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
+    },
     secrets: [apiKey],
     errors: ERRORS,
   });
   const data = asRecord(jsonObject(ID, reply.body).data);
-  return records(data?.search).map((item) =>
+  return records(data?.[workflow]).map((item) =>
     webResult({ title: item.title, url: item.url, snippet: item.snippet, publishedAt: item.time }),
   );
+}
+
+/**
+ * v1 for `offset` and `count`: without an offset, one request with `limit` (each page is a billed query); with one,
+ * no `limit` (it would cut page 1 below Kagi's page size), page 1 first to learn that size, then the page holding
+ * the offset and those after it, as many as `count` needs.
+ */
+async function searchV1Pages(request: SearchRequest, context: ProviderContext, apiKey: string) {
+  if (!request.offset) {
+    const results = await searchV1Either(request, context, apiKey, { page: 1, limit: request.count });
+    return { results: firstResults(results, request.count), warnings: [] };
+  }
+  const pages = await readOwnPages(
+    (page) => searchV1Either(request, context, apiKey, { page }),
+    request.offset,
+    request.count,
+    { maxRequests: MAX_PAGE_REQUESTS, lastPage: LAST_PAGE },
+  );
+  const warnings = pages.cut
+    ? [
+        `kagi pages by ${pages.pageSize} results and ${pages.requests} pages were read: ${pages.results.length} of the ${request.count} asked came back`,
+      ]
+    : [];
+  return { results: pages.results, warnings };
 }
 
 /**
  * v1 with the pinned scheme; unpinned, with the scheme last accepted (`Bot` at first) and, on a 401, once more with
  * the other one — Kagi's documents disagree on the scheme. The one that worked is remembered.
  */
-async function searchV1Either(request: SearchRequest, context: ProviderContext, apiKey: string) {
+async function searchV1Either(
+  request: SearchRequest,
+  context: ProviderContext,
+  apiKey: string,
+  page: V1Page,
+) {
   const pinned = pinnedAuthorization(apiKey, context);
-  if (pinned !== undefined) return searchV1(request, context, apiKey, pinned);
+  if (pinned !== undefined) return searchV1(request, context, apiKey, pinned, page);
   const memory = `${context.settings.baseUrl ?? DEFAULT_BASE_URL}\n${apiKey}`;
   const first = acceptedSchemes.get(memory) ?? 'Bot';
   try {
-    return await searchV1(request, context, apiKey, `${first} ${apiKey}`);
+    return await searchV1(request, context, apiKey, `${first} ${apiKey}`, page);
   } catch (error) {
     if (httpStatus(error) !== 401) throw error;
   }
   const other: Scheme = first === 'Bot' ? 'Bearer' : 'Bot';
   try {
-    const results = await searchV1(request, context, apiKey, `${other} ${apiKey}`);
+    const results = await searchV1(request, context, apiKey, `${other} ${apiKey}`, page);
     acceptedSchemes.set(memory, other);
     return results;
   } catch (error) {
@@ -179,34 +269,41 @@ export const kagiSearchProvider: SearchProvider = {
   async search(request, context): Promise<ProviderResponse<SearchResult>> {
     const apiKey = requireApiKey(ID, context.settings, KEY_ENV);
     const version = stringSetting(context.settings, 'apiVersion')?.toLowerCase() ?? 'auto';
-    const warnings = warningsFor(request);
-    const withWarnings = warnings.length > 0 ? { warnings } : {};
     if (version !== 'v0') {
       const memory = `${context.settings.baseUrl ?? DEFAULT_BASE_URL}\n${pinnedAuthorization(apiKey, context) ?? apiKey}`;
       const refused = version === 'v1' ? undefined : v1Refusals.get(memory);
-      if (refused !== undefined) return answerFromV0(request, context, apiKey, withWarnings, refused);
+      if (refused !== undefined) return answerFromV0(request, context, apiKey, refused);
       try {
-        const results = await searchV1Either(request, context, apiKey);
-        return { results: firstResults(results, request.count), ...withWarnings };
+        const { results, warnings } = await searchV1Pages(request, context, apiKey);
+        warnings.unshift(...warningsFor(request));
+        return { results, ...(warnings.length > 0 ? { warnings } : {}) };
       } catch (error) {
         const status = v1Status(error);
         if (version === 'v1' || status === undefined) throw error;
         v1Refusals.set(memory, status);
-        return answerFromV0(request, context, apiKey, withWarnings, status);
+        return answerFromV0(request, context, apiKey, status);
       }
     }
-    return answerFromV0(request, context, apiKey, withWarnings);
+    return answerFromV0(request, context, apiKey);
   },
 };
 
-/** v0's answer; after v1 refused the key with `refusedWith`, a v0 failure says so. */
+/**
+ * v0's answer; after v1 refused the key with `refusedWith`, a v0 failure says so. v0 has no news search (refused as
+ * an unsupported parameter: the chain asks the next provider) and no date filter (its results are kept to the range
+ * here by their own dates, the undated ones too unless `keepUndated`).
+ */
 async function answerFromV0(
   request: SearchRequest,
   context: ProviderContext,
   apiKey: string,
-  withWarnings: { warnings?: string[] },
   refusedWith?: number,
 ): Promise<ProviderResponse<SearchResult>> {
+  const why = refusedWith === undefined ? 'apiVersion is v0' : `v1 answered ${refusedWith} for this key`;
+  if (request.topic === 'news')
+    throw errorFromProvider(ID, 'INVALID_INPUT', `cannot search news on v0 (${why}; v0 has no news search)`, {
+      details: { reason: 'unsupported-parameter', parameter: 'topic' },
+    });
   let answer: Awaited<ReturnType<typeof searchV0>>;
   try {
     answer = await searchV0(request, context, apiKey);
@@ -224,10 +321,33 @@ async function answerFromV0(
       },
     );
   }
-  const { results, balance } = answer;
+  const { balance } = answer;
+  const warnings = v0Warnings(request);
+  const kept = keptToRange(answer.results, request, warnings);
   return {
-    results: firstResults(results, request.count),
-    ...withWarnings,
+    results: firstResults(kept, request.count),
+    ...(warnings.length > 0 ? { warnings } : {}),
     ...(balance === undefined ? {} : { quota: { note: `Kagi balance $${balance.toFixed(2)}` } }),
   };
+}
+
+/** v0's results kept to `after`/`before` by their dates (v0 cannot search a range), with a warning saying so. */
+function keptToRange(
+  results: (SearchResult | undefined)[],
+  request: SearchRequest,
+  warnings: string[],
+): (SearchResult | undefined)[] {
+  const { after, before } = request;
+  if (after === undefined && before === undefined) return results;
+  const kept = results.filter((result) => {
+    if (result === undefined) return false;
+    const day = result.publishedAt?.slice(0, 10);
+    if (day === undefined) return request.keepUndated === true;
+    return (after === undefined || day >= after) && (before === undefined || day <= before);
+  });
+  const dropped = results.filter((result) => result !== undefined).length - kept.length;
+  warnings.push(
+    `${ID} v0 cannot search by date: its results were kept to ${describeRange(request)} by their dates${dropped > 0 ? ` (${dropped} dropped)` : ''}`,
+  );
+  return kept;
 }

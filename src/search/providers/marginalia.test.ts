@@ -52,7 +52,7 @@ function chainOn(url: string, minIntervalMs = 0) {
   });
 }
 
-test('marginalia search: GET /search with the shared key in API-Key, count and lang; results from url, title, description', async () => {
+test('marginalia search: GET /search with the shared key in API-Key and only the fields its API page lists (no lang): a language is a warning; results from url, title, description', async () => {
   await withStandIn(recordedReply, async (server) => {
     const response = await marginalia.search!(
       { query: 'python programming language', count: 3, language: 'de-AT' },
@@ -64,7 +64,6 @@ test('marginalia search: GET /search with the shared key in API-Key, count and l
     assert.deepEqual(Object.fromEntries(call?.url.searchParams ?? []), {
       query: 'python programming language',
       count: '3',
-      lang: 'de',
     });
     assert.equal(call?.headers['api-key'], MARGINALIA_PUBLIC_KEY);
     assert.equal(call?.headers.authorization, undefined);
@@ -76,7 +75,7 @@ test('marginalia search: GET /search with the shared key in API-Key, count and l
     );
     assert.equal(response.results[0]?.title, recorded.results[0]?.title);
     assert.equal(response.results[0]?.snippet, recorded.results[0]?.description);
-    assert.equal(response.warnings, undefined);
+    assert.deepEqual(response.warnings, ['marginalia does not support language (de-AT ignored)']);
     assert.equal(response.quota, undefined, 'no daily limit (Integer.MAX_VALUE): no quota to show');
   });
 });
@@ -151,7 +150,7 @@ test('marginalia: an unknown key (401, empty body) is a refused key; a query tha
   );
 });
 
-test('marginalia: region, freshness and a language it cannot name are warnings; the daily capacity left is the quota', async () => {
+test('marginalia: region, freshness and language are warnings; the daily capacity left is the quota', async () => {
   const reply = jsonReply({ license: 'CC-BY-NC-SA 4.0', query: 'zxqvw', results: [] }, 200, {
     'api-remaining-daily-capacity': '4990',
     'api-event-type': 'NoResults',

@@ -51,17 +51,16 @@ function quotaOf(headers: Record<string, string>): QuotaInfo | undefined {
   return { remaining, note: 'queries left today' };
 }
 
-/** `de-AT` → `de`: Marginalia's `lang` is an ISO 639-1 code (default `en`). */
-function marginaliaLanguage(language: string): string | undefined {
-  const primary = language.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  return /^[a-z]{2}$/.test(primary) ? primary : undefined;
-}
+/** Marginalia's API page, which lists the query parameters API v2 understands. */
+const DOC = 'https://about.marginalia-search.com/article/api/';
 
 /**
- * `topic`, `after`/`before`, `safeSearch` and `offset` as API v2 takes them (`ApiV2.java`): `nsfw` 0 (off) or 1
- * (filter; the API's default), and `page`, 1-indexed pages of `count`.
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as API v2 takes them (DOC lists `count` 1–100, `timeout`,
+ * `dc`, `page`, `nsfw` and `filter`): `nsfw` 0 (off) or 1 (reduce extreme results; the API's default), and `page`,
+ * 1-indexed pages of `count`. Only those fields are sent: no language, region or freshness.
  */
 const PARAMETERS = {
+  doc: DOC,
   news: { none: 'no news vertical' },
   dates: { none: 'results carry no publication date' },
   safeSearch: { parameter: 'nsfw', values: { off: 0, moderate: 1, strict: 1 } },
@@ -76,8 +75,8 @@ const MAX_PAGE_SIZE = 20;
  * by email; paid for commercial use) gives your own limit. Results are licensed CC BY-NC-SA 4.0 (`license` in every
  * answer). Snippets are plain text; titles may carry the page's line breaks (the chain folds them).
  *
- * Parameters: `language` → `lang`; region and freshness are not offered and become warnings; safe search and offset
- * as PARAMETERS says.
+ * Parameters: language, region and freshness are not among those its API page lists and become warnings; safe
+ * search and offset as PARAMETERS says.
  *
  * maxConcurrent 1, minIntervalMs 10 000: the `public` key allowed 15 requests a minute for all its users together
  * (the operator, searxng/searxng#1673) and "often hits a rate limit" (the API page); one process sends at most six a
@@ -96,9 +95,7 @@ export const marginaliaSearchProvider: SearchProvider = {
     const warnings: string[] = [];
     const page = request.offset ? pageFor(ID, request.offset, request.count, MAX_PAGE_SIZE) : undefined;
     if (page?.warning) warnings.push(page.warning);
-    const lang = request.language === undefined ? undefined : marginaliaLanguage(request.language);
-    if (request.language !== undefined && lang === undefined)
-      warnings.push(unsupported(ID, 'language', request.language));
+    if (request.language !== undefined) warnings.push(unsupported(ID, 'language', request.language));
     if (request.region !== undefined) warnings.push(unsupported(ID, 'region', request.region));
     if (request.freshness !== undefined) warnings.push(unsupported(ID, 'freshness', request.freshness));
 
@@ -106,7 +103,6 @@ export const marginaliaSearchProvider: SearchProvider = {
     const url = providerUrl(ID, context.settings.baseUrl ?? DEFAULT_BASE_URL, '/search', {
       query: request.query,
       count: page?.size ?? request.count,
-      lang,
       ...(page === undefined || page.index === 0 ? {} : { page: page.index + 1 }),
       ...safeSearchField(PARAMETERS.safeSearch, request.safeSearch),
     });

@@ -29,6 +29,12 @@ const googleDay = (iso: string) => {
   return `${month}/${date}/${year}`;
 };
 
+/** Firecrawl's zero-padded MM/DD/YYYY, as its search reference writes it. */
+const paddedDay = (iso: string) => {
+  const [year, month, date] = iso.split('-');
+  return `${month}/${date}/${year}`;
+};
+
 /** Everything a request said: its path and method, its query, and its JSON or form body, in one flat object. */
 function sent(call: RecordedCall): Record<string, unknown> {
   const view: Record<string, unknown> = { method: call.method, path: call.url.pathname };
@@ -146,8 +152,18 @@ const SPECS: Record<string, Spec> = {
   },
   searxng: {
     settings: {},
-    serve: () =>
-      jsonReply({ results: [{ title: HIT.title, url: HIT.url, content: HIT.text, publishedDate: INSIDE }] }),
+    // Pages of 5 distinct hits, as an instance pages by its own size.
+    serve: (call) => {
+      const pageno = call.url.searchParams.get('pageno') ?? '1';
+      return jsonReply({
+        results: Array.from({ length: 5 }, (_, index) => ({
+          title: HIT.title,
+          url: `${HIT.url}/${pageno}/${index}`,
+          content: HIT.text,
+          publishedDate: INSIDE,
+        })),
+      });
+    },
     news: { path: '/search', categories: 'news' },
     dates: { categories: 'general', time_range: 'month' },
     safe: { safesearch: '2' },
@@ -166,7 +182,10 @@ const SPECS: Record<string, Spec> = {
           },
         ],
       }),
-    dates: { path: '/customsearch/v1', dateRestrict: 'm1' },
+    dates: {
+      path: '/customsearch/v1',
+      sort: `date:r:${AFTER.replaceAll('-', '')}:${BEFORE.replaceAll('-', '')}`,
+    },
     safe: { safe: 'active' },
     offset: { start: '6', num: '5' },
   },
@@ -181,7 +200,7 @@ const SPECS: Record<string, Spec> = {
         },
       }),
     news: { path: '/v2/search', sources: ['news'] },
-    dates: { sources: ['web'], tbs: `cdr:1,cd_min:${googleDay(AFTER)},cd_max:${googleDay(BEFORE)}` },
+    dates: { sources: ['web'], tbs: `cdr:1,cd_min:${paddedDay(AFTER)},cd_max:${paddedDay(BEFORE)}` },
     never: ['safe', 'page', 'offset'],
   },
   jina: {
@@ -193,9 +212,22 @@ const SPECS: Record<string, Spec> = {
   },
   kagi: {
     settings: { apiKey: 'kagi-key', apiVersion: 'v1' },
-    serve: () =>
-      jsonReply({ meta: {}, data: { search: [{ title: HIT.title, url: HIT.url, snippet: HIT.text }] } }),
-    never: ['page', 'workflow_news'],
+    // Pages of 5 distinct hits; news hits in data.news.
+    serve: (call) => {
+      const body = JSON.parse(call.body);
+      const page = body.page ?? 1;
+      const hits = Array.from({ length: 5 }, (_, index) => ({
+        title: HIT.title,
+        url: `${HIT.url}/${page}/${index}`,
+        snippet: HIT.text,
+        time: INSIDE,
+      }));
+      return jsonReply({ meta: {}, data: { [body.workflow]: hits } });
+    },
+    news: { path: '/api/v1/search', workflow: 'news' },
+    dates: { workflow: 'search', filters: { after: AFTER, before: BEFORE } },
+    safe: { safe_search: true },
+    offset: { page: 2 },
   },
   infoquest: {
     settings: { apiKey: 'iq-key' },

@@ -40,6 +40,7 @@ const ERRORS: ProviderErrorRules = {
  * of results to skip.
  */
 const PARAMETERS = {
+  doc: 'https://serpapi.com/search-api',
   news: { how: '`tbm=nws` (`news_results`)' },
   dates: { native: '`tbs=cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY`' },
   safeSearch: { parameter: 'safe', values: { off: 'off', moderate: 'active', strict: 'active' } },

@@ -38,6 +38,7 @@ const ERRORS: ProviderErrorRules = {
  * `num`.
  */
 const PARAMETERS = {
+  doc: 'https://serper.dev/playground',
   news: { how: '`POST /news`' },
   dates: { native: '`tbs=cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY`' },
   safeSearch: { none: 'no documented safe-search field' },

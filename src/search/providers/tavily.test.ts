@@ -48,10 +48,7 @@ test('tavily search: results with content as the snippet, and the POST we sent',
         publishedAt: 'Sun, 14 Jul 2024 21:00:00 GMT',
       },
     ]);
-    assert.deepEqual(response.warnings, [
-      'tavily does not support region (de ignored)',
-      'tavily does not support language (de ignored)',
-    ]);
+    assert.deepEqual(response.warnings, ['tavily does not support language (de ignored)']);
     const [call] = server.calls;
     assert.equal(call?.method, 'POST');
     assert.equal(call?.url.pathname, '/search');
@@ -63,7 +60,27 @@ test('tavily search: results with content as the snippet, and the POST we sent',
       search_depth: 'basic',
       topic: 'general',
       time_range: 'month',
+      country: 'germany',
     });
+  });
+});
+
+test('tavily search: region is country for the general topic only (a news search says it was ignored)', async () => {
+  await withStandIn(jsonReply({ results: [] }), async (server) => {
+    const general = await tavily.search!(
+      { query: 'q', count: 3, region: 'us' },
+      standInContext(server, settings),
+    );
+    assert.equal(JSON.parse(server.calls[0]?.body ?? '').country, 'united states');
+    assert.equal(general.warnings, undefined);
+    const news = await tavily.search!(
+      { query: 'q', count: 3, region: 'us', topic: 'news' },
+      standInContext(server, settings),
+    );
+    assert.equal(JSON.parse(server.calls[1]?.body ?? '').country, undefined);
+    assert.deepEqual(news.warnings, [
+      'tavily takes a region for general searches only (us ignored for news)',
+    ]);
   });
 });
 

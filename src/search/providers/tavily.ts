@@ -7,6 +7,7 @@ import {
   requireApiKey,
 } from '../../services/provider-http.ts';
 import { asRecord, optionalNumber, optionalText, records } from '../../services/provider-text.ts';
+import { tavilyCountry } from '../country-name.ts';
 import type { ProviderParameters } from '../parameter-table.ts';
 import {
   firstResults,
@@ -42,7 +43,6 @@ async function post(context: ProviderContext, path: string, json: Record<string,
 
 function searchWarnings(request: SearchRequest): string[] {
   const warnings: string[] = [];
-  if (request.region !== undefined) warnings.push(unsupported(ID, 'region', request.region));
   if (request.language !== undefined) warnings.push(unsupported(ID, 'language', request.language));
   return warnings;
 }
@@ -77,17 +77,37 @@ function usageToQuota(body: Record<string, unknown>): QuotaInfo {
  */
 const TAVILY_DOMAIN_PARAMS = { include: 'include_domains', exclude: 'exclude_domains' };
 
+/** Tavily's search reference, which the entries below and `country` follow. */
+const DOC = 'https://docs.tavily.com/documentation/api-reference/endpoint/search';
+
 /**
- * `topic`, `after`/`before`, `safeSearch` and `offset` as Tavily takes them (FORMATS.md "Tavily": `topic` general,
- * news or finance; `start_date` and `end_date`; `published_date` comes with `topic=news`). No safe-search or paging
- * parameter is documented.
+ * `topic`, `after`/`before`, `safeSearch` and `offset` as Tavily takes them (DOC: `topic` general, news or finance;
+ * `start_date` and `end_date`; `published_date` comes with `topic=news`). No safe-search or paging parameter is
+ * documented.
  */
 const PARAMETERS = {
+  doc: DOC,
   news: { how: '`topic: "news"`' },
   dates: { native: '`start_date`, `end_date` (YYYY-MM-DD)' },
   safeSearch: { none: 'no documented safe-search parameter' },
   offset: { none: 'no paging parameter' },
 } as const satisfies ProviderParameters;
+
+/**
+ * `region` as DOC takes it: `country`, a lower-case country name (`united states`), for the general topic only. A
+ * news search, or a code that names no country, is a warning.
+ */
+function countryField(request: SearchRequest, warnings: string[]): Record<string, string> {
+  if (request.region === undefined) return {};
+  const country = tavilyCountry(request.region);
+  if (country !== undefined && request.topic !== 'news') return { country };
+  warnings.push(
+    country === undefined
+      ? unsupported(ID, 'region', request.region)
+      : `${ID} takes a region for general searches only (${request.region} ignored for news)`,
+  );
+  return {};
+}
 
 export const tavilySearchProvider: SearchProvider = {
   id: ID,
@@ -99,6 +119,7 @@ export const tavilySearchProvider: SearchProvider = {
   isConfigured: hasApiKey,
 
   async search(request, context) {
+    const warnings = searchWarnings(request);
     const body = await post(context, '/search', {
       query: request.query,
       max_results: request.count,
@@ -107,6 +128,7 @@ export const tavilySearchProvider: SearchProvider = {
       ...(request.freshness === undefined ? {} : { time_range: request.freshness }),
       ...(request.after === undefined ? {} : { start_date: request.after }),
       ...(request.before === undefined ? {} : { end_date: request.before }),
+      ...countryField(request, warnings),
       ...domainParams(request.domains, TAVILY_DOMAIN_PARAMS),
     });
     const results = records(body.results).map((item) =>
@@ -117,7 +139,6 @@ export const tavilySearchProvider: SearchProvider = {
         publishedAt: item.published_date,
       }),
     );
-    const warnings = searchWarnings(request);
     return { results: firstResults(results, request.count), ...(warnings.length > 0 ? { warnings } : {}) };
   },
 

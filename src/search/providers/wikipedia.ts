@@ -16,6 +16,7 @@ const DEFAULT_LANGUAGE = 'en';
  * `sroffset` being the number of results to skip (mediawiki.org API:Search).
  */
 const PARAMETERS = {
+  doc: 'https://www.mediawiki.org/wiki/API:Search',
   news: { none: 'an encyclopedia, not news' },
   dates: { none: 'articles carry no publication date' },
   safeSearch: { none: 'no adult-content filter' },
