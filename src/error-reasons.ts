@@ -176,7 +176,7 @@ export const ERROR_REASONS = {
     'not-seen':
       'The seen-URL rule (`egress.seenUrlsOnly`): the URL did not come from the task (a search result, a link of a page read, the task input).',
     secret:
-      'The query or URL carries what looks like a secret (a credential format, a known secret value); it was not sent, and the error does not quote it.',
+      'The query or URL carries what looks like a secret (a credential format, a known secret value), as it is or base64-, base64url- or hex-encoded (`details.encoding`); it was not sent, and the error does not quote it.',
     budget: "The session's budget (`limits.session`: calls per tool, credits) is used up.",
     hook: "A person or program in the loop refused the call: the library's `beforeCall` hook or the `egress.beforeCallWebhook` (or it failed, and its `onFailure` is deny); the message gives the reason.",
   },

@@ -15,6 +15,19 @@ export function hintFor(call: Pick<ToolCall, 'name' | 'input'>): string {
   return call.name;
 }
 
+/** What a call's query or URL is called in the line that stands in for it when it is not shown. */
+const WITHHELD: Record<string, string> = {
+  web_search: 'search [query withheld]',
+  image_search: 'images [query withheld]',
+  web_fetch: 'fetch [URL withheld]',
+  verify_citation: 'verify [URL withheld]',
+};
+
+/** The line for a call refused for carrying a secret: the tool, never its query or URL. */
+export function withheldHint(name: string): string {
+  return WITHHELD[name] ?? name;
+}
+
 /** A model's arguments: JSON text parsed, anything else as it is. */
 export function parseArguments(input: unknown): unknown {
   if (typeof input !== 'string') return input;

@@ -11,7 +11,7 @@ import type { ToolResult } from '../tool-call.ts';
 import type { Tool } from '../tools/tool.ts';
 import { runToolCalls, type ToolCall } from '../tools/tool-runner.ts';
 import { type AnswerSource, markUnverifiedCitations, parseAnswerSources } from './answer-citations.ts';
-import { hintFor, parseArguments } from './call-hint.ts';
+import { hintFor, parseArguments, withheldHint } from './call-hint.ts';
 import { callOutcome } from './call-outcome.ts';
 import { type ChatEndpoint, type ChatMessage, completeChat } from './chat-completions.ts';
 import { chatFunctionTools } from './chat-function-tools.ts';
@@ -41,7 +41,15 @@ export interface RunAgentOptions {
   signal?: AbortSignal | undefined;
   /** The answer as it streams. */
   onText?: ((text: string) => void) | undefined;
-  /** One line per tool call, when it starts: `search "python 3.13"`, `fetch docs.python.org/3.13/whatsnew`. */
+  /**
+   * A model turn asked for tools, before any of them runs. Their inputs are not checked yet: not for display (a
+   * query may carry a secret the egress checks will refuse).
+   */
+  onToolBatch?: ((calls: readonly ToolCall[]) => void) | undefined;
+  /**
+   * One line per tool call, when it starts: `search "python 3.13"`, `fetch docs.python.org/3.13/whatsnew`. Only once
+   * the egress checks (the secret scan first) have let it through: a call they refuse never shows its query or URL.
+   */
   onToolCall?: ((hint: string, call: ToolCall) => void) | undefined;
   /** Each tool call as soon as it ends, with its outcome (`record.outcome`); calls of one turn in the order they end. */
   onToolResult?: ((record: AgentToolCallRecord) => void) | undefined;
@@ -217,7 +225,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
       input: call.function.arguments,
     }));
     const hints = batch.map((call) => hintFor(call));
-    for (const [index, call] of batch.entries()) options.onToolCall?.(hints[index] as string, call);
+    options.onToolBatch?.(batch);
     const toolsStarted = performance.now();
     const batchRecords = new Array<AgentToolCallRecord | undefined>(batch.length);
     const results = await runToolCalls(batch, {
@@ -227,6 +235,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
       egress: { seenUrls: questionUrls, ...(options.budget ? { budget: options.budget } : {}) },
       concurrency: options.concurrency ?? 4,
       ...(options.signal ? { signal: options.signal } : {}),
+      onAdmitted: (index) => options.onToolCall?.(hints[index] as string, batch[index] as ToolCall),
       onResult: (index, result) => {
         const call = batch[index] as ToolCall;
         const ms = performance.now() - toolsStarted;
@@ -234,7 +243,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
           id: call.id,
           name: call.name,
           input: parseArguments(call.input),
-          hint: hints[index] as string,
+          // A query or URL refused for carrying a secret is not repeated in the line people and logs see.
+          hint: isSecretRefusal(result) ? withheldHint(call.name) : (hints[index] as string),
           isError: result.isError,
           code: errorCodeOf(result),
           outcome: callOutcome(call.name, result, ms),
@@ -324,6 +334,12 @@ async function checkCitations(
 function creditsOf(result: ToolResult): number | undefined {
   const spent = (result.data as { creditsSpent?: unknown } | undefined)?.creditsSpent;
   return typeof spent === 'number' ? spent : undefined;
+}
+
+function isSecretRefusal(result: ToolResult): boolean {
+  const error = (result.data as { error?: { code?: string; details?: { reason?: unknown } } } | undefined)
+    ?.error;
+  return error?.code === 'POLICY_DENIED' && error.details?.reason === 'secret';
 }
 
 function errorCodeOf(result: ToolResult): string | undefined {

@@ -189,7 +189,10 @@ export function describeVerification(result: VerifyCitationResult): string {
     }
     case 'changed':
       return `changed: the quote is not on ${where} as it reads now${hash}${source}.`;
-    case 'unreachable':
-      return `unreachable: ${result.url} could not be read (${result.error?.code}): ${result.error?.message}`;
+    case 'unreachable': {
+      // A URL refused for carrying a secret is not repeated (the error says what it looked like).
+      const url = result.error?.details?.reason === 'secret' ? 'the URL' : result.url;
+      return `unreachable: ${url} could not be read (${result.error?.code}): ${result.error?.message}`;
+    }
   }
 }

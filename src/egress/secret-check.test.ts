@@ -151,6 +151,42 @@ describe('web_fetch', () => {
   });
 });
 
+describe('encoded credentials', () => {
+  test('a well-known format base64-, base64url- or hex-encoded in a URL or a query is refused, naming both', async () => {
+    const periscope = createPeriscope(
+      {
+        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        search: { chain: ['brave'] },
+        providers: { brave: { apiKey: 'k', baseUrl: standIn.url, minIntervalMs: 0 } },
+      },
+      { env: {} },
+    );
+    try {
+      const sent = [origin.calls.length, standIn.calls.length];
+      const bytes = Buffer.from(`token=${GITHUB_TOKEN}`);
+      for (const [encoding, encoded] of [
+        ['base64', bytes.toString('base64')],
+        ['base64url', bytes.toString('base64url')],
+        ['hex', bytes.toString('hex').toUpperCase()],
+      ] as const) {
+        for (const result of [
+          await periscope.fetch({ url: `${origin.url}/page/${encoded}` }),
+          await periscope.fetch({ url: `${origin.url}/page?d=${encodeURIComponent(encoded)}` }),
+          await periscope.search({ query: `harbour ${encoded}` }),
+        ]) {
+          assertRefusedSilently(result, GITHUB_TOKEN, 'github-token');
+          assert.ok(!leaks(JSON.stringify(result), encoded), 'nor its encoded form');
+          assert.equal(errorOf(result).details?.encoding, encoding);
+          assert.match(errorOf(result).message, new RegExp(`a GitHub token, ${encoding}-encoded`));
+        }
+      }
+      assert.deepEqual([origin.calls.length, standIn.calls.length], sent, 'nothing was sent');
+    } finally {
+      await periscope.close();
+    }
+  });
+});
+
 describe('config', () => {
   test('egress.secretScan.enabled: false lets it through; entropy: true adds random tokens', async () => {
     const sent = standIn.calls.length;

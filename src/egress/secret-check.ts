@@ -34,7 +34,7 @@ export function createSecretCheck(settings: SecretCheckSettings): EgressCheck {
         return {
           reason: 'secret',
           message: `the ${field} of this ${call.tool} call contains what looks like ${finding.label}, so nothing was sent; never put credentials or private data in a query or URL`,
-          details: { kind: finding.kind, field },
+          details: { kind: finding.kind, field, ...(finding.encoding ? { encoding: finding.encoding } : {}) },
         };
       }
       return undefined;

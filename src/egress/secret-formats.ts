@@ -21,6 +21,20 @@ const EXAMPLE = /EXAMPLE/i;
 const PLACEHOLDER_PASSWORD =
   /^(?:pass(?:word|wd)?|pwd|pw|secret|changeme|example|your[-_]?pass(?:word)?|x+|\*+|\.+|<[^>]*>|\{[^}]*\}|\[[^\]]*\]|\$\{?\w+\}?|%[A-Z_]+%)$/i;
 
+/** A JWT whose header says `alg: none` and whose signature is empty. */
+function isUnsignedJwt(token: string): boolean {
+  const [header, , signature] = token.split('.');
+  if (signature !== '') return false;
+  try {
+    return (
+      (JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')) as { alg?: unknown }).alg ===
+      'none'
+    );
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Credential formats whose shape alone says "secret" (prefixes their issuers chose so that scanners find them),
  * after gitleaks and GitHub secret scanning. The scanner tries every match of a pattern (in the text as given and
@@ -82,6 +96,8 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     kind: 'jwt',
     label: 'a JSON Web Token',
     pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/,
+    // An unsigned token (`alg: none`, no signature: a tracking parameter's shape) proves nothing to anyone.
+    accept: (match) => !isUnsignedJwt(match[0]),
   },
   {
     kind: 'url-password',

@@ -50,6 +50,19 @@ test('known formats are all found in ordinary text, on keys drawn from seeds the
   assert.deepEqual(missed, []);
 });
 
+test('known formats are found base64-, base64url- and hex-encoded in ordinary text, on seeds the rules never saw', (t) => {
+  const encodings = ['base64', 'base64url', 'hex'] as const;
+  const secrets = [16, 17].flatMap(fakeSecrets);
+  const cases = secrets.flatMap(({ kind, text }, index) =>
+    encodings.map((encoding) => ({ kind, encoding, text: Buffer.from(text).toString(encoding), index })),
+  );
+  const missed = cases.filter(
+    ({ kind, text, index }) => formatsOnly.scan(carried(text, index))?.kind !== kind,
+  );
+  t.diagnostic(`encoded known formats found: ${rate(cases.length - missed.length, cases.length)}`);
+  assert.deepEqual(missed, []);
+});
+
 test('entropy on: few ordinary queries and URLs refused, on the tuning half and the held-out half alike', (t) => {
   const tuning = TUNING.filter((line) => withEntropy.scan(line) !== undefined);
   const heldOut = HELD_OUT.filter((line) => withEntropy.scan(line) !== undefined);

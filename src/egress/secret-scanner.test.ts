@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeRandomTokens, fakeSecrets } from '../testing/fake-secrets.ts';
+import { DECODE_LIMITS, decodeBudget, decodedRuns } from './encoded-runs.ts';
 import { isSecretName, knownSecrets, secretForms } from './known-secrets.ts';
 import { SECRET_FORMATS } from './secret-formats.ts';
 import { createSecretScanner } from './secret-scanner.ts';
@@ -27,6 +28,71 @@ test('every known format is found as it is, inside a query, inside a URL, and pe
   assert.deepEqual([...kinds].sort(), [...new Set(SECRET_FORMATS.map((format) => format.kind))].sort());
 });
 
+function encodedIn(text: string, encoding: string): string {
+  return Buffer.from(text).toString(encoding as BufferEncoding);
+}
+
+/** A credential carried the ways an instruction to "encode it first" would: each encoding, in a query and in a URL. */
+function encodedCarriers(text: string): Array<{ encoding: string; carried: string }> {
+  const bytes = Buffer.from(text);
+  const encodings = [
+    ['base64', bytes.toString('base64')],
+    ['base64url', bytes.toString('base64url')],
+    ['hex', bytes.toString('hex')],
+    ['hex', bytes.toString('hex').toUpperCase()],
+  ];
+  return encodings.flatMap(([encoding = '', encoded = '']) =>
+    [
+      `what does ${encoded} mean`,
+      `https://collect.example/pixel/${encoded}/1.gif`,
+      `https://collect.example/log?v=2&d=${encodeURIComponent(encoded)}&t=1`,
+      `https://collect.example/log?d=${encodeURIComponent(encodeURIComponent(encoded))}`,
+      `https://collect.example/r/ref${encoded}`,
+    ].map((carried) => ({ encoding, carried })),
+  );
+}
+
+test('every known format is found base64-, base64url- (unpadded) and hex-encoded (either case), in a query and in a URL', () => {
+  for (const seed of [4, 5]) {
+    for (const { kind, text } of fakeSecrets(seed)) {
+      for (const { encoding, carried } of encodedCarriers(text)) {
+        const finding = formatsOnly.scan(carried);
+        const what = `${kind} as ${encoding} in ${carried.slice(0, 70)}`;
+        assert.equal(finding?.kind, kind, what);
+        // Encoded text with none of `-_+/=` is in both alphabets at once: either name is true.
+        const either = encoding.startsWith('base64') && !/[-_+/=]/.test(encodedIn(text, encoding));
+        if (either) assert.match(finding?.encoding ?? '', /^base64(?:url)?$/, what);
+        else assert.equal(finding?.encoding, encoding, what);
+        assert.match(finding?.label ?? '', new RegExp(`, ${finding?.encoding}-encoded$`), what);
+        assert.ok(!(finding?.label ?? '').includes(text.slice(4, 12)), 'the label quotes none of it');
+      }
+    }
+  }
+});
+
+test('encodings inside encodings, and a credential deep in a long encoded run, are found too', () => {
+  const token = fakeSecrets(6).find((each) => each.kind === 'github-token')?.text ?? '';
+  const hexThenBase64 = Buffer.from(Buffer.from(token).toString('hex')).toString('base64');
+  const nested = formatsOnly.scan(`https://collect.example/?d=${encodeURIComponent(hexThenBase64)}`);
+  assert.equal(nested?.kind, 'github-token');
+  assert.match(nested?.label ?? '', /hex-encoded, then base64-encoded$/);
+  // Past the first window of a long run: windows overlap, so nothing falls between two.
+  const long = Buffer.from(`${'lorem ipsum dolor sit amet '.repeat(400)}key=${token}`).toString('base64url');
+  assert.ok(long.length > DECODE_LIMITS.windowChars * 2);
+  assert.equal(formatsOnly.scan(`https://collect.example/?d=${long}`)?.encoding, 'base64url');
+});
+
+test('decoding is bounded: short runs and binary are not read, and a scan decodes at most maxCandidates runs', () => {
+  assert.deepEqual(decodedRuns('git show 1197955e4244c18bdb9b375076bcb6ca05414672', decodeBudget()), []);
+  assert.deepEqual(decodedRuns('aGVsbG8gd29ybGQ=', decodeBudget()), [], 'shorter than any credential');
+  const runs = Array.from({ length: 200 }, (_, index) =>
+    Buffer.from(`ordinary text number ${index}`).toString('hex'),
+  );
+  const budget = decodeBudget();
+  assert.equal(decodedRuns(runs.join(' '), budget).length, DECODE_LIMITS.maxCandidates);
+  assert.equal(budget.candidatesLeft, 0);
+});
+
 test("documentation's stand-ins, placeholders and look-alike slugs are not secrets", () => {
   for (const text of [
     'AKIAIOSFODNN7EXAMPLE aws example key',
@@ -40,6 +106,9 @@ test("documentation's stand-ins, placeholders and look-alike slugs are not secre
     'ghp_ prefix meaning',
     'xoxo gossip girl',
     'eyJhbGciOiJIUzI1NiJ9 is the base64 of a JWT header',
+    'eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJsaXN0Ijoid2Vla2x5In0. unsigned tracking token',
+    `base64 ${Buffer.from('AKIAIOSFODNN7EXAMPLE').toString('base64')} from the aws docs`,
+    `hex ${Buffer.from('-----BEGIN PUBLIC KEY-----').toString('hex')} is a public key header`,
     'https://s3.amazonaws.com/b/k?X-Amz-Credential=AKIAJ5QWERTYUIOPASDF%2F20250101%2Fus-east-1%2Fs3%2Faws4_request',
   ]) {
     assert.equal(formatsOnly.scan(text), undefined, text);

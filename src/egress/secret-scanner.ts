@@ -1,5 +1,6 @@
+import { type DecodeBudget, decodeBudget, decodedRuns, type RunEncoding } from './encoded-runs.ts';
 import { secretForms } from './known-secrets.ts';
-import { SECRET_FORMATS } from './secret-formats.ts';
+import { SECRET_FORMATS, type SecretFormat } from './secret-formats.ts';
 import { hasHighEntropyToken } from './token-entropy.ts';
 
 /** What a scan found: the kind of secret and how to name it, never any of its characters. */
@@ -7,6 +8,8 @@ export interface SecretFinding {
   /** `known-secret`, `high-entropy`, or a format's kind (`github-token`, `jwt`, …). */
   kind: string;
   label: string;
+  /** How the text carried it when it was encoded: a well-known format found in what a run decodes to. */
+  encoding?: RunEncoding;
 }
 
 export interface SecretScannerSettings {
@@ -28,9 +31,13 @@ const KNOWN: SecretFinding = {
 };
 const ENTROPY: SecretFinding = { kind: 'high-entropy', label: 'a long random token (a key or password)' };
 
+/** Runs decoded inside runs decoded (base64 of hex, …), at most this deep. */
+const MAX_DECODE_DEPTH = 2;
+
 /**
  * Looks for secrets in text about to leave (a search query, a URL): the values Periscope holds first (in every form
- * secretForms gives), then the well-known credential formats, then, when asked, long high-entropy tokens. The text
+ * secretForms gives), then the well-known credential formats, as they are and in what the text's base64, base64url
+ * and hex runs decode to (src/egress/encoded-runs.ts, bounded), then, when asked, long high-entropy tokens. The text
  * is read as given and percent-decoded (`%2D%2D%2D%2D%2DBEGIN`, `+` for space), twice over for double encoding.
  */
 export function createSecretScanner(settings: SecretScannerSettings): SecretScanner {
@@ -40,18 +47,50 @@ export function createSecretScanner(settings: SecretScannerSettings): SecretScan
     scan(text) {
       const texts = readings(text);
       if (forms.some((form) => texts.some((reading) => reading.includes(form)))) return KNOWN;
-      for (const format of formats) {
-        for (const reading of texts) {
-          for (const match of reading.matchAll(format.pattern)) {
-            if (format.accept?.(match, reading) ?? true) return { kind: format.kind, label: format.label };
-          }
-        }
-      }
+      const found = formatIn(formats, texts) ?? encodedFormatIn(formats, text, decodeBudget(), 1);
+      if (found) return found;
       // `+` stays itself here: in base64 it is a character of the token, not a space.
-      if (settings.entropy && readings(text, false).some(hasHighEntropyToken)) return ENTROPY;
+      if (settings.entropy && readings(text, false).some((reading) => hasHighEntropyToken(reading)))
+        return ENTROPY;
       return undefined;
     },
   };
+}
+
+/** The first well-known format in any of the readings. */
+function formatIn(formats: readonly SecretFormat[], texts: readonly string[]): SecretFinding | undefined {
+  for (const format of formats) {
+    for (const reading of texts) {
+      for (const match of reading.matchAll(format.pattern)) {
+        if (format.accept?.(match, reading) ?? true) return { kind: format.kind, label: format.label };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A well-known format in what an encoded run of the text decodes to (and, to MAX_DECODE_DEPTH, runs inside that). */
+function encodedFormatIn(
+  formats: readonly SecretFormat[],
+  text: string,
+  budget: DecodeBudget,
+  depth: number,
+): SecretFinding | undefined {
+  // `+` stays itself: in base64 it is a character of the run, not a space. The most decoded reading first: there a
+  // run is whole (`%3D` is its padding again).
+  const runs = readings(text, false)
+    .reverse()
+    .flatMap((reading) => decodedRuns(reading, budget));
+  for (const run of runs) {
+    const found = formatIn(formats, readings(run.text));
+    if (found) return { ...found, label: `${found.label}, ${run.encoding}-encoded`, encoding: run.encoding };
+  }
+  if (depth >= MAX_DECODE_DEPTH) return undefined;
+  for (const run of runs) {
+    const found = encodedFormatIn(formats, run.text, budget, depth + 1);
+    if (found) return { ...found, label: `${found.label}, then ${run.encoding}-encoded` };
+  }
+  return undefined;
 }
 
 /** The text, and its percent-decodings (once and twice) when they differ; `+` as a space when `plusIsSpace`. */

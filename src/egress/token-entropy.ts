@@ -1,3 +1,4 @@
+import { decodeRun } from './encoded-runs.ts';
 import { looksRandom } from './secret-formats.ts';
 
 /**
@@ -23,13 +24,18 @@ const INTEGRITY = /\bsha(?:1|256|384|512)-[A-Za-z0-9+/]+=*/gi;
  * Whether the text holds a long high-entropy token: upper-case letters, lower-case letters and digits mixed (so
  * hex digests, UUIDs and lower-case slugs are not judged at all), long enough, with characters spread evenly, and
  * not a slug of words (`334567890_A_Survey_on_Deep_Learning`) or an integrity digest (`sha512-…`, a public file's).
+ * A token that is base64 or hex of printable text (a tracking parameter's JSON, a redirect URL) is judged by the
+ * text it decodes to: encoded words are not a random key, an encoded random key still is.
  */
-export function hasHighEntropyToken(text: string): boolean {
+export function hasHighEntropyToken(text: string, decodeTokens = true): boolean {
   for (const match of text.replace(INTEGRITY, ' ').matchAll(TOKEN)) {
     const token = match[0].replace(/^[-_+]+|[-_+=]+$/g, '');
     if (token.length < ENTROPY_RULE.minLength || !looksRandom(token)) continue;
     if (isSlug(token)) continue;
-    if (bitsPerChar(token) >= ENTROPY_RULE.minBitsPerChar) return true;
+    const decoded = decodeTokens ? decodeRun(match[0]) : undefined;
+    if (decoded) {
+      if (hasHighEntropyToken(decoded.text, false)) return true;
+    } else if (bitsPerChar(token) >= ENTROPY_RULE.minBitsPerChar) return true;
   }
   return false;
 }

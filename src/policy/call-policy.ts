@@ -95,6 +95,7 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     try {
       // 2. Egress: nothing is counted or charged for a call the deployment's policy refuses.
       pass = await egress.admit(admittedCall);
+      options.onAdmitted?.();
       // 3. Repeat throttle: only within a named session (without one every call is its own session).
       if (repeatLimit !== false && signature !== undefined && options.sessionId !== undefined) {
         const limit = { limit: repeatLimit, windowMs: limits.repeatWindowMs };
@@ -114,7 +115,8 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     }
     stageEnd('policy-store', stage);
     // 6–7. The tool: its cache (with single flight) and its chain.
-    const result = await tool.execute(rawInput, { ...options, admittedCall });
+    const { onAdmitted: _told, ...toolOptions } = options;
+    const result = await tool.execute(rawInput, { ...toolOptions, admittedCall });
     stage = stageStart();
     // 8. Commit (keep the charge) or refund.
     let spent = reservation?.cost ?? 0;

@@ -38,6 +38,8 @@ export interface RunToolCallsOptions {
   exclusive?: ReadonlySet<string>;
   /** Each call's result as soon as it ends (`index` in `calls`), before the whole batch has. */
   onResult?: (index: number, result: ToolResult) => void;
+  /** A call the egress checks let through, before it sends anything (`ToolExecuteOptions.onAdmitted`). */
+  onAdmitted?: (index: number) => void;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function runToolCalls(
         async (release) => {
           const result = signal?.aborted
             ? abortedResult(call.name)
-            : await runOne(call, options, { session, signal });
+            : await runOne(call, options, { session, signal, index });
           done(index, result);
           release();
         },
@@ -85,7 +87,7 @@ export async function runToolCalls(
 async function runOne(
   call: ToolCall,
   options: RunToolCallsOptions,
-  scope: { session: string; signal: AbortSignal | undefined },
+  scope: { session: string; signal: AbortSignal | undefined; index: number },
 ): Promise<ToolResult> {
   const tool = options.tools.find((candidate) => candidate.name === call.name);
   if (!tool) {
@@ -100,6 +102,8 @@ async function runOne(
     if (scope.signal) executeOptions.signal = scope.signal;
     if (options.agentId !== undefined) executeOptions.agentId = options.agentId;
     if (options.egress !== undefined) executeOptions.egress = options.egress;
+    const { onAdmitted } = options;
+    if (onAdmitted) executeOptions.onAdmitted = () => onAdmitted(scope.index);
     const execution = tool.execute(parseArguments(call.input, call.name), executeOptions);
     return await (scope.signal ? untilAborted(execution, scope.signal, call.name) : execution);
   } catch (error) {

@@ -32,6 +32,11 @@ export interface ToolExecuteOptions {
   parentCall?: EgressCall;
   /** Progress during long calls (MCP progress notifications). */
   onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Called once the egress checks (the secret scan first) have let the call through, before anything is sent; never
+   * for a call they refuse. A surface shows the call's query or URL (a start or progress line) only from then on.
+   */
+  onAdmitted?: () => void;
 }
 
 export interface ToolProgress {

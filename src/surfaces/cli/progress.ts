@@ -77,24 +77,31 @@ export function createCallProgress(io: CliIo, intervalMs = PROGRESS_INTERVAL_MS)
 
 /**
  * Run one call with its progress line. `startLine`: the label is also a line of its own (search's start line):
- * written before the call without a terminal, and in place of the erased progress line with one, so what stays
- * on screen is the same either way.
+ * written as the call starts without a terminal, and in place of the erased progress line with one, so what stays
+ * on screen is the same either way. Nothing is shown until the call is admitted (`run` is handed the
+ * `onAdmitted` to pass on as the call's option): the label holds the query or URL, which must not reach the
+ * terminal or a captured log before the egress checks (the secret scan) have let it through.
  */
 export async function withProgress<T>(
   io: CliIo,
   label: string,
-  run: () => Promise<T>,
+  run: (onAdmitted: () => void) => Promise<T>,
   options: { startLine?: boolean } = {},
 ): Promise<T> {
   const live = showsProgress(io);
-  if (options.startLine && !live) writeLine(io.stderr, label);
   const progress = createCallProgress(io);
-  progress.begin('call', label);
+  let admitted = false;
+  const onAdmitted = () => {
+    if (admitted) return;
+    admitted = true;
+    if (options.startLine && !live) writeLine(io.stderr, label);
+    progress.begin('call', label);
+  };
   try {
-    return await run();
+    return await run(onAdmitted);
   } finally {
     progress.close();
-    if (options.startLine && live) writeLine(io.stderr, label);
+    if (admitted && options.startLine && live) writeLine(io.stderr, label);
   }
 }
 

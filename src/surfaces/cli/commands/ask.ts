@@ -132,14 +132,15 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
       concurrency: config.agent.concurrency,
       stream: !values['no-stream'] && config.agent.stream,
       verifyCitation: (citation) => periscope.verifyCitation({ ...citation, cacheOnly: true }, { agentId }),
-      onToolCall: (hint, call) => {
+      onToolBatch: () => {
         answerStream.endTurn();
         turnWritten = '';
         // Text the model streamed before calling tools leaves the terminal's cursor mid-line: move on first.
         if (lineOpen && showsProgress(io)) io.stderr.write('\n');
         lineOpen = false;
-        progress.begin(call.id, hint);
       },
+      // Only a call the egress checks let through: a query or URL refused for a secret is never shown.
+      onToolCall: (hint, call) => progress.begin(call.id, hint),
       onToolResult: (record) => {
         progress.end(record.id);
         writeLine(io.stderr, `${record.hint} → ${record.outcome}`);

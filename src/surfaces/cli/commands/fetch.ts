@@ -126,9 +126,10 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
     network: networkOverrides(values),
     ...egressOverrides(values),
   });
-  const result = await withProgress(io, callHint({ name: 'web_fetch', input }), () =>
+  // The progress line waits for the egress checks: a URL refused for a secret is never shown.
+  const result = await withProgress(io, callHint({ name: 'web_fetch', input }), (onAdmitted) =>
     // The person at the command line gave the URL: it is the task's own (egress.seenUrlsOnly).
-    periscope.fetch(input as WebFetchInput, { agentId, egress: { seenUrls: [url] } }),
+    periscope.fetch(input as WebFetchInput, { agentId, egress: { seenUrls: [url] }, onAdmitted }),
   );
   await periscope.close();
   return printToolResult(io, result, { json: Boolean(values.json), render: forPeople, hint: errorHint });

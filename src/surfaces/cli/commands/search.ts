@@ -173,7 +173,7 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
   const maxAgeSeconds = numberFlag(values, 'max-age');
   const provider = text(values, 'provider');
   const options = { agentId: agentFlag(values), ...(provider === undefined ? {} : { provider }) };
-  let call: (periscope: Periscope) => Promise<ToolResult>;
+  let call: (periscope: Periscope, onAdmitted: () => void) => Promise<ToolResult>;
   if (command === 'search') {
     const region = text(values, 'region');
     const language = text(values, 'language');
@@ -194,7 +194,7 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
       offset: numberFlag(values, 'offset'),
     });
     checkToolInput(webSearchInputSchema, input, 'web_search', INPUT_FLAGS, values);
-    call = (periscope) => periscope.search(input as WebSearchInput, options);
+    call = (periscope, onAdmitted) => periscope.search(input as WebSearchInput, { ...options, onAdmitted });
   } else {
     const input = defined({
       query,
@@ -206,15 +206,20 @@ async function runSearch(command: 'search' | 'images', argv: string[], io: CliIo
       safeSearch: text(values, 'safe'),
     });
     checkToolInput(imageSearchInputSchema, input, 'image_search', INPUT_FLAGS, values);
-    call = (periscope) => periscope.imageSearch(input as ImageSearchInput, options);
+    call = (periscope, onAdmitted) =>
+      periscope.imageSearch(input as ImageSearchInput, { ...options, onAdmitted });
   }
   const { periscope } = openPeriscope(io, values, {
     network: networkOverrides(values),
     ...egressOverrides(values),
   });
-  const result = await withProgress(io, searchStartLine(command, query), () => call(periscope), {
-    startLine: true,
-  });
+  // The start line waits for the egress checks: a query refused for a secret is never printed.
+  const result = await withProgress(
+    io,
+    searchStartLine(command, query),
+    (onAdmitted) => call(periscope, onAdmitted),
+    { startLine: true },
+  );
   await periscope.close();
   return printToolResult(io, result, {
     json: Boolean(values.json),

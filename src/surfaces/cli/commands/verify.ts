@@ -115,9 +115,14 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
     ...egressOverrides(values),
   });
   try {
-    const result = await withProgress(io, `verify ${shortUrl(input.url)}`, () =>
+    // The progress line waits for the egress checks of the page's fetch (a page read from the cache shows none).
+    const result = await withProgress(io, `verify ${shortUrl(input.url)}`, (onAdmitted) =>
       // The person at the command line gave the URL: it is the task's own (egress.seenUrlsOnly).
-      periscope.verifyCitation(input as VerifyCitationInput, { agentId, egress: { seenUrls: [input.url] } }),
+      periscope.verifyCitation(input as VerifyCitationInput, {
+        agentId,
+        egress: { seenUrls: [input.url] },
+        onAdmitted,
+      }),
     );
     if (values.json) writeLine(io.stdout, JSON.stringify(result, null, 2));
     else writeLine(io.stdout, describeVerification(result));
