@@ -157,4 +157,20 @@ test('ask: a tool call with a secret shows neither its query nor its URL; the ot
   );
   assert.equal(heard('/report').length, 0, 'nothing reached the site');
   assert.match(result.stdout, /High tide is at 06:12/);
+
+  // The transcript is printed after the scan too: a refused call's arguments are withheld there as well.
+  const json = await run([
+    'ask',
+    '--json',
+    '--model',
+    'm',
+    '--base-url',
+    `${server.url}/leaky/v1`,
+    'When is high tide?',
+  ]);
+  assert.equal(json.code, 0, json.stderr);
+  for (const secret of [AWS_KEY, GITHUB_TOKEN, ENCODED_TOKEN]) assertNowhere(json, secret);
+  const transcript = JSON.parse(json.stdout) as { toolCalls: { input: unknown }[] };
+  assert.deepEqual(transcript.toolCalls[3]?.input, { query: 'tide tables brest' });
+  assert.deepEqual(transcript.toolCalls[0]?.input, { withheld: 'it held a secret' });
 });

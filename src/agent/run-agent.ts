@@ -207,7 +207,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
             }
           : {}),
         sources: sourcesOf(answer, readUrls, seenUrls),
-        messages,
+        messages: withholdArguments(messages, records),
         toolCalls: records,
         turns: turn,
         timings: {
@@ -242,8 +242,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentTranscrip
         const record: AgentToolCallRecord = {
           id: call.id,
           name: call.name,
-          input: parseArguments(call.input),
-          // A query or URL refused for carrying a secret is not repeated in the line people and logs see.
+          // A query or URL refused for carrying a secret is not repeated in the line people and logs see,
+          // nor in the transcript.
+          input: isSecretRefusal(result) ? WITHHELD_INPUT : parseArguments(call.input),
           hint: isSecretRefusal(result) ? withheldHint(call.name) : (hints[index] as string),
           isError: result.isError,
           code: errorCodeOf(result),
@@ -334,6 +335,31 @@ async function checkCitations(
 function creditsOf(result: ToolResult): number | undefined {
   const spent = (result.data as { creditsSpent?: unknown } | undefined)?.creditsSpent;
   return typeof spent === 'number' ? spent : undefined;
+}
+
+/** What the transcript shows in place of the arguments of a call refused for carrying a secret. */
+const WITHHELD_INPUT = { withheld: 'it held a secret' };
+
+/**
+ * The conversation as the transcript shows it: the model's arguments for a call refused for carrying a secret are
+ * replaced, so printing the transcript does not print the secret. The model's own copy is left as it was.
+ */
+function withholdArguments(messages: ChatMessage[], records: AgentToolCallRecord[]): ChatMessage[] {
+  const withheld = new Set(
+    records.filter((record) => record.input === WITHHELD_INPUT).map((record) => record.id),
+  );
+  if (withheld.size === 0) return messages;
+  const shown = JSON.stringify(WITHHELD_INPUT);
+  return messages.map((message) =>
+    message.tool_calls?.some((call) => withheld.has(call.id))
+      ? {
+          ...message,
+          tool_calls: message.tool_calls.map((call) =>
+            withheld.has(call.id) ? { ...call, function: { ...call.function, arguments: shown } } : call,
+          ),
+        }
+      : message,
+  );
 }
 
 function isSecretRefusal(result: ToolResult): boolean {
