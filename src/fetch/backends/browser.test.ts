@@ -43,6 +43,11 @@ const CHALLENGE = `<!doctype html><html><head><title>Just a moment...</title></h
 <h1>Checking your browser before accessing the site</h1>
 <script>location.replace('/challenge?answer=' + 6 * 7);</script></body></html>`;
 
+/** A page built by a short script of its own: no `src=`, no bundle, nothing to read before it runs. */
+const INLINE_BUILT = `<!doctype html><html><head><title>Field notes</title></head><body><div id=app></div>
+<script>document.getElementById('app').innerHTML = '<article><h1>Field notes</h1>' +
+  ${JSON.stringify(PARAGRAPHS)} + '</article>';</script></body></html>`;
+
 /** The cloud metadata address: the URL policy refuses it before any connection is made. */
 const METADATA_URL = 'http://169.254.169.254/latest/meta-data/';
 
@@ -121,6 +126,7 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
           ),
         ),
       '/app': (_request, response) => html(response, spa('index.html')),
+      '/inline-built': (_request, response) => html(response, INLINE_BUILT),
       '/assets/index-4f2a9c.js': (_request, response) =>
         response.writeHead(200, { 'content-type': 'text/javascript' }).end(spa('app.js')),
       '/api/articles': (_request, response) =>
@@ -217,6 +223,34 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
     assert.match(page.content.text, /easternmost town of the European Union/);
     assert.doesNotMatch(page.content.text, /Loading…/);
     assert.ok(origin.calls.some((call) => call.url.pathname === '/api/articles'));
+  });
+
+  test('a page built by a short inline script goes from local to the browser, which reads the text it wrote', async () => {
+    // Before: local read it as a page with no readable text (no javascript-shell verdict), so the chain stopped there.
+    // The suite's browser serves the chain (its close is the suite's, not this Periscope's).
+    const periscope = createPeriscope(
+      {
+        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        fetch: { chain: ['local', 'browser'], robots: 'ignore' },
+      },
+      { env: {}, fetchBackends: [{ ...backend, close: async () => {} }] },
+    );
+    try {
+      const result = await periscope.fetch({ url: `${origin.url}/inline-built` });
+      assert.equal(result.isError, false, result.output);
+      const data = result.data as WebFetchData;
+      assert.equal(data.backend, 'browser');
+      assert.deepEqual(
+        data.attempts?.map((attempt) => [attempt.backend, attempt.outcome, attempt.code]),
+        [
+          ['local', 'failed', 'EMPTY_CONTENT'],
+          ['browser', 'ok', undefined],
+        ],
+      );
+      assert.match(data.text, /Paragraph 5: the lighthouse keeper counted forty-two ships/);
+    } finally {
+      await periscope.close();
+    }
   });
 
   test('scripts, images, iframes, sockets, workers and redirects aimed at a private address: zero canary hits', async () => {
