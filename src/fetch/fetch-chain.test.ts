@@ -300,12 +300,32 @@ describe('fetch chain', () => {
     assert.match((result.data as WebFetchData).text, /Rendered by the reader/);
   });
 
-  test('a shell with nowhere to escalate stays EMPTY_CONTENT saying a browser is needed', async () => {
+  test('a shell with nowhere to escalate stays EMPTY_CONTENT saying a browser is needed, and how to turn it on', async () => {
+    // Before: "…it needs a browser back-end to render", with no word of how to get one.
     const result = await open(['local', 'tavily']).fetch({ url: `${PUBLIC}/shell` });
+    assert.equal(result.isError, true);
     const error = (result.data as { error: ToolErrorData }).error;
     assert.equal(error.code, 'EMPTY_CONTENT');
     assert.equal(error.details?.reason, 'javascript-shell');
+    assert.equal(error.details?.browser, 'not-in-chain');
     assert.deepEqual(summary(attemptsOf(result.data)), ['local:failed', 'tavily:skipped']);
+    const howTo =
+      "it needs a browser back-end to render; to render it, add browser to fetch.chain, e.g. fetch.chain: [local, browser] (it drives the system's Chromium)";
+    assert.ok(error.message.endsWith(howTo), error.message);
+    assert.ok(result.output.includes(howTo), result.output);
+
+    // A browser in the chain that cannot run: the failure says why, not to add it.
+    const missing = await open(['local', 'browser'], { browserPath: '/nonexistent/chromium' }).fetch({
+      url: `${PUBLIC}/shell`,
+    });
+    const unavailable = (missing.data as { error: ToolErrorData }).error;
+    assert.equal(unavailable.code, 'EMPTY_CONTENT');
+    assert.equal(unavailable.details?.browser, 'unavailable');
+    assert.match(
+      unavailable.message,
+      /; the browser in fetch\.chain cannot run: browser: no Chromium at \/nonexistent\/chromium \(fetch\.browser\.executablePath\)$/,
+    );
+    assert.doesNotMatch(unavailable.message, /add browser/);
   });
 
   test("the origin's own answer (404) stops the chain: no reader is asked", async () => {
