@@ -141,7 +141,7 @@ export const ERROR_REASONS = {
   },
   EMPTY_CONTENT: {
     'javascript-shell':
-      'The page is a JavaScript shell: it needs a browser back-end (the fetch chain escalates on it).',
+      'The page is a JavaScript shell: it needs a browser back-end (the fetch chain escalates on it). With no usable browser in `fetch.chain`, `details.browser` is `not-in-chain` (the message says to add it; the CLI, `--browser`) or `unavailable` (the message says why).',
     'reader-empty': 'The reader service returned no text for the page.',
   },
   BLOCKED_BY_SITE: {

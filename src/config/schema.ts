@@ -121,7 +121,7 @@ export const fetchSchema = z
       .min(1)
       .default(['local'])
       .describe(
-        'Back-ends in the order they are tried: `local`, `browser`, and the reader services `jina-reader`, `firecrawl`, `tavily`, `exa`, `infoquest`, `service`.',
+        'Back-ends in the order they are tried: `local`, `browser`, and the reader services `jina-reader`, `firecrawl`, `tavily`, `exa`, `infoquest`, `service`. `periscope fetch --browser` adds `browser` after `local` for one command.',
       ),
     thirdParty: z
       .boolean()

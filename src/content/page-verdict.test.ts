@@ -44,6 +44,39 @@ test('JavaScript application shells are EMPTY_CONTENT that names the next action
   }
 });
 
+// Pages built by a short script of their own (no `src=`, no bundle): before, "no readable text" and never rendered.
+const INLINE_BUILT: Record<string, string> = {
+  'innerHTML into a mount': `<!doctype html><html><head><title>Field notes</title></head><body><div id=app></div>
+<script>document.getElementById('app').innerHTML='<article><h1>Field notes</h1><p>Pelicans at dawn over the delta, counted one by one from the old lighthouse.</p></article>'</script></body></html>`,
+  'document.write, no mount': `<!doctype html><title>Tides</title><body><script>
+document.write('<main><h1>Tide tables</h1><p>High water at 06:12 and 18:40.</p></main>');</script></body>`,
+  'text nodes into the body': `<!doctype html><title>Log</title><body><script type="text/javascript">
+const p = document.createElement('p'); p.append(document.createTextNode('Day one: calm sea.')); document.body.append(p);</script></body>`,
+};
+
+/** Little or no text, and inline scripts that only load others or carry data: not a shell. */
+const INLINE_NOT_BUILT: Record<string, string> = {
+  'short page with an analytics snippet': `<!doctype html><html><head><title>Contact</title>
+<script>(function(i,s,o,g,r,a,m){i['GoogleAnalyticsObject']=r;a=s.createElement(o),m=s.getElementsByTagName(o)[0];a.async=1;a.src=g;m.parentNode.insertBefore(a,m)})(window,document,'script','https://www.google-analytics.com/analytics.js','ga');</script>
+</head><body><h1>Contact</h1><p>Call the harbour office on 555 0142.</p></body></html>`,
+  'tag manager snippet on an empty mount': `<!doctype html><title>Shop</title><body><div id="root"></div>
+<script>(function(w,d,s,l,i){w[l]=w[l]||[];var f=d.getElementsByTagName(s)[0],j=d.createElement(s);j.async=true;j.src='https://www.googletagmanager.com/gtm.js?id='+i;f.parentNode.insertBefore(j,f);})(window,document,'script','dataLayer','GTM-XXXX');</script></body>`,
+  'JSON data that mentions innerHTML': `<!doctype html><title>Data</title><body><div id="app"></div>
+<script type="application/json">{"example": "el.innerHTML = value"}</script></body>`,
+  'a script that writes the document on a page with text': `<!doctype html><title>Harbour</title><body><article><h1>Harbour</h1>${'<p>The harbour master keeps the tide book open on the desk by the window, and writes the height of every high water in it.</p>'.repeat(3)}</article>
+<script>document.getElementById('year').textContent = new Date().getFullYear();</script><footer>© <span id="year"></span></footer></body>`,
+};
+
+test('a page built by a short inline script is a JavaScript shell; analytics snippets and data are not', () => {
+  for (const [name, html] of Object.entries(INLINE_BUILT)) {
+    const verdict = verdictFor(html);
+    assert.equal(verdict?.code, 'EMPTY_CONTENT', name);
+    assert.equal(verdict?.details.reason, 'javascript-shell', name);
+  }
+  for (const [name, html] of Object.entries(INLINE_NOT_BUILT))
+    assert.equal(verdictFor(html), undefined, name);
+});
+
 // Error pages served with 200.
 const ERROR_PAGES: Array<[string, string, number]> = [
   [

@@ -212,8 +212,33 @@ const NOSCRIPT_JAVASCRIPT =
   /<noscript\b[^>]*>[\s\S]{0,600}?\b(?:enable|turn on|activate|requires?|need|needs|switch on|allow)\b[\s\S]{0,80}?\bjava-?script\b/i;
 const LOADING_TEXT = /^\W*(?:loading|please wait|cargando|chargement|wird geladen|laden)\b/i;
 
+/**
+ * What a script does when it builds the page itself: puts markup or text into the document. Loading another script
+ * (`createElement('script')` and `insertBefore`/`appendChild`, the analytics and tag-manager snippets) is not it.
+ */
+const DOM_WRITE =
+  /\.(?:innerHTML|outerHTML|textContent|innerText)\s*\+?=(?!=)|\.insertAdjacentHTML\s*\(|\bdocument\.write(?:ln)?\s*\(|\.replaceChildren\s*\(|\bcreateTextNode\s*\(/;
+const SCRIPT_ELEMENT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+const SCRIPT_TYPE = /\btype\s*=\s*["']?([^"'\s>]*)/i;
+const JAVASCRIPT_TYPE = /^(?:|module|(?:text|application)\/(?:x-)?(?:java|ecma)script)$/i;
+
+/** A script of the page's own (no `src`, JavaScript, not data such as JSON) that writes the document. */
+function hasDomWritingScript(html: string): boolean {
+  for (const [, attributes = '', body = ''] of html.matchAll(SCRIPT_ELEMENT)) {
+    if (/\bsrc\s*=/i.test(attributes)) continue;
+    if (!JAVASCRIPT_TYPE.test(SCRIPT_TYPE.exec(attributes)?.[1] ?? '')) continue;
+    if (DOM_WRITE.test(body)) return true;
+  }
+  return false;
+}
+
+/**
+ * A page with little text, built by script — a bundle, or a script of its own that writes the document — and
+ * showing a sign that it has not been rendered (an empty mount element, a <noscript> asking for JavaScript,
+ * loading text, or no text at all). A page whose scripts only load others (analytics) is not one.
+ */
 function shellVerdict(input: PageVerdictInput, chars: number): PeriscopeError | undefined {
-  if (!BUNDLE_SCRIPT.test(input.html)) return undefined;
+  if (!BUNDLE_SCRIPT.test(input.html) && !hasDomWritingScript(input.html)) return undefined;
   const signs = [
     hasEmptyMount(input.html) && 'empty mount element',
     NOSCRIPT_JAVASCRIPT.test(input.html) && '<noscript> asking for JavaScript',

@@ -36,6 +36,10 @@ const JINA_OK = {
   },
 };
 
+/** A page built by a short script of its own (no `src=`): nothing to read until a browser runs it. */
+const INLINE_BUILT = `<!doctype html><html><head><title>Rivers</title></head><body><div id=app></div>
+<script>document.getElementById('app').innerHTML = '<article><h1>Rivers</h1><p>The Danube flows through ten countries.</p></article>';</script></body></html>`;
+
 /** A bot check as a challenge vendor serves it: 403, a challenge title, a script that would let a browser on. */
 const CHALLENGE = `<!doctype html><html><head><title>Just a moment...</title></head><body>
 <h1>Checking your browser before accessing the site</h1>
@@ -77,6 +81,8 @@ describe('fetch chain', () => {
         response.writeHead(originStatus, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
       '/shell': (_request, response) =>
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHELL),
+      '/inline-built': (_request, response) =>
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(INLINE_BUILT),
       '/missing': (_request, response) =>
         response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'),
       '/challenge': (_request, response) =>
@@ -278,12 +284,48 @@ describe('fetch chain', () => {
     assert.equal(readers.tavily?.calls.length, tavilyBefore);
   });
 
-  test('a shell with nowhere to escalate stays EMPTY_CONTENT saying a browser is needed', async () => {
+  test('a page built by a short inline script escalates like a bundled app', async () => {
+    // Before: local returned it as a page with empty text, the chain stopped there, and web_fetch said "no readable
+    // text" without a JavaScript shell's reason, so no back-end that runs JavaScript was ever asked.
+    replies['jina-reader'] = { body: JINA_OK };
+    const result = await open(['local', 'tavily', 'jina-reader']).fetch({ url: `${PUBLIC}/inline-built` });
+    assert.equal(result.isError, false, result.output);
+    const attempts = attemptsOf(result.data);
+    assert.deepEqual(summary(attempts), ['local:failed', 'tavily:skipped', 'jina-reader:ok']);
+    assert.equal(attempts[0]?.code, 'EMPTY_CONTENT');
+    assert.match(
+      attempts[0]?.message ?? '',
+      /JavaScript application shell \(empty mount element, no text at all\)/,
+    );
+    assert.match((result.data as WebFetchData).text, /Rendered by the reader/);
+  });
+
+  test('a shell with nowhere to escalate stays EMPTY_CONTENT saying a browser is needed, and how to turn it on', async () => {
+    // Before: "…it needs a browser back-end to render", with no word of how to get one.
     const result = await open(['local', 'tavily']).fetch({ url: `${PUBLIC}/shell` });
+    assert.equal(result.isError, true);
     const error = (result.data as { error: ToolErrorData }).error;
     assert.equal(error.code, 'EMPTY_CONTENT');
     assert.equal(error.details?.reason, 'javascript-shell');
+    assert.equal(error.details?.browser, 'not-in-chain');
     assert.deepEqual(summary(attemptsOf(result.data)), ['local:failed', 'tavily:skipped']);
+    const howTo =
+      "it needs a browser back-end to render; to render it, add browser to fetch.chain, e.g. fetch.chain: [local, browser] (it drives the system's Chromium)";
+    assert.ok(error.message.endsWith(howTo), error.message);
+    assert.ok(result.output.includes(howTo), result.output);
+
+    // A browser in the chain that cannot run: the failure says why, not to add it.
+    const missing = await open(['local', 'browser'], { browserPath: '/nonexistent/chromium' }).fetch({
+      url: `${PUBLIC}/shell`,
+    });
+    const unavailable = (missing.data as { error: ToolErrorData }).error;
+    assert.equal(unavailable.code, 'EMPTY_CONTENT');
+    assert.equal(unavailable.details?.browser, 'unavailable');
+    assert.match(
+      unavailable.message,
+      /; the browser in fetch\.chain cannot run: browser: no Chromium at \/nonexistent\/chromium \(fetch\.browser\.executablePath\)$/,
+    );
+    assert.doesNotMatch(unavailable.message, /add browser/);
   });
 
   test("the origin's own answer (404) stops the chain: no reader is asked", async () => {

@@ -185,7 +185,7 @@ export function createFetchChain(settings: FetchChainSettings): FetchChain {
           }
         }
       }
-      throw chainFailure(failures, attempts, escalation, privacy);
+      throw withBrowserHint(chainFailure(failures, attempts, escalation, privacy), escalation, backends);
     },
     async close() {
       await Promise.all(backends.map((backend) => backend.close?.()));
@@ -342,6 +342,33 @@ function chainFailure(
     retryable: failures.some((failure) => failure.retryable),
     retryAfterMs: retryAfter.length > 0 ? Math.min(...retryAfter) : undefined,
     details: { attempts },
+  });
+}
+
+/**
+ * A JavaScript shell that no rung could render, because the chain has no browser or its browser cannot run: the
+ * failure says how to turn one on, by its config key (`details.browser`: `not-in-chain` or `unavailable`; the CLI
+ * adds its `--browser` flag for the first).
+ */
+function withBrowserHint(
+  error: PeriscopeError,
+  escalation: Escalation | undefined,
+  backends: readonly FetchBackend[],
+): PeriscopeError {
+  const isShell = error.details.reason === 'javascript-shell' || escalation?.code === 'EMPTY_CONTENT';
+  if (!isShell) return error;
+  const browser = backends.find((backend) => backend.kind === 'origin' && backend.rendersJavaScript);
+  const unavailable = browser?.unavailableReason();
+  if (browser !== undefined && unavailable === undefined) return error;
+  const hint =
+    browser === undefined
+      ? "to render it, add browser to fetch.chain, e.g. fetch.chain: [local, browser] (it drives the system's Chromium)"
+      : `the browser in fetch.chain cannot run: ${unavailable}`;
+  return new PeriscopeError(error.code, `${error.message}; ${hint}`, {
+    retryable: error.retryable,
+    retryAfterMs: error.retryAfterMs,
+    details: { ...error.details, browser: browser === undefined ? 'not-in-chain' : 'unavailable' },
+    cause: error.cause ?? error,
   });
 }
 

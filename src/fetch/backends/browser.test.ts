@@ -16,6 +16,7 @@ import { chromiumTestGate } from '../../testing/chromium.ts';
 import { createLoopbackConnectGuard } from '../../testing/connect-guard.ts';
 import { startConnectProxyServer } from '../../testing/connect-proxy-server.ts';
 import { type LoopbackServer, startCanaryServer } from '../../testing/loopback-server.ts';
+import { holdForNavigation } from '../../testing/navigation-hold.ts';
 import { startProviderStandIn } from '../../testing/provider-stand-in.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import type { WebFetchData } from '../../tools/web-fetch.ts';
@@ -41,6 +42,21 @@ const SLACK_MS = 5_000;
 const CHALLENGE = `<!doctype html><html><head><title>Just a moment...</title></head><body>
 <h1>Checking your browser before accessing the site</h1>
 <script>location.replace('/challenge?answer=' + 6 * 7);</script></body></html>`;
+
+/** A page built by a short script of its own: no `src=`, no bundle, nothing to read before it runs. */
+const INLINE_BUILT = `<!doctype html><html><head><title>Field notes</title></head><body><div id=app></div>
+<script>document.getElementById('app').innerHTML = '<article><h1>Field notes</h1>' +
+  ${JSON.stringify(PARAGRAPHS)} + '</article>';</script></body></html>`;
+
+/** The cloud metadata address: the URL policy refuses it before any connection is made. */
+const METADATA_URL = 'http://169.254.169.254/latest/meta-data/';
+
+/**
+ * A script that asks for /hold while the page loads (so the request is in the router before the load event) and,
+ * once the page has loaded and rendered, moves the main frame to `url`.
+ */
+const movesLater = (url: string) =>
+  `<script>fetch('/hold').catch(() => {}); addEventListener('load', () => setTimeout(() => { location.href = '${url}'; }, 50));</script>`;
 
 const BROWSER_CONFIG = browserSchema.parse({
   waitMs: 3_000,
@@ -78,12 +94,26 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
     const article = (title: string, extra: string) =>
       `<!doctype html><title>${title}</title>${extra}<article><h1>${title}</h1>${PARAGRAPHS}</article>`;
     origin = await startTestServer({
-      '/script-to-dead': (_request, response) =>
-        html(response, article('Moving on', `<script>location.href = '${deadUrl}';</script>`)),
+      // Each page below asks for /hold while it loads; the test's client holds that answer until the navigation
+      // has been refused or has failed (see holdForNavigation), so the read comes after it on a loaded machine too.
+      '/script-to-dead': (_request, response) => html(response, article('Moving on', movesLater(deadUrl))),
       '/refresh-to-dead': (_request, response) =>
-        html(response, article('Refreshing', `<meta http-equiv="refresh" content="0;url=${deadUrl}">`)),
+        html(
+          response,
+          article(
+            'Refreshing',
+            `<meta http-equiv="refresh" content="0;url=${deadUrl}"><script>fetch('/hold').catch(() => {});</script>`,
+          ),
+        ),
       '/script-to-private': (_request, response) =>
-        html(response, article('Moving inside', `<script>location.replace('${target}/admin');</script>`)),
+        html(response, article('Moving inside', movesLater(`${target}/admin`))),
+      '/script-to-metadata': (_request, response) =>
+        html(response, article('Moving to the metadata service', movesLater(METADATA_URL))),
+      '/empty-to-metadata': (_request, response) =>
+        html(response, `<!doctype html><title>Nothing here</title>${movesLater(METADATA_URL)}`),
+      '/empty-to-dead': (_request, response) =>
+        html(response, `<!doctype html><title>Nothing here</title>${movesLater(deadUrl)}`),
+      '/hold': (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('ok'),
       '/script-to-live': (_request, response) =>
         html(response, article('Moving along', `<script>location.href = '/landed';</script>`)),
       '/landed': (_request, response) => html(response, article('Landed', '')),
@@ -96,6 +126,7 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
           ),
         ),
       '/app': (_request, response) => html(response, spa('index.html')),
+      '/inline-built': (_request, response) => html(response, INLINE_BUILT),
       '/assets/index-4f2a9c.js': (_request, response) =>
         response.writeHead(200, { 'content-type': 'text/javascript' }).end(spa('app.js')),
       '/api/articles': (_request, response) =>
@@ -194,6 +225,34 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
     assert.ok(origin.calls.some((call) => call.url.pathname === '/api/articles'));
   });
 
+  test('a page built by a short inline script goes from local to the browser, which reads the text it wrote', async () => {
+    // Before: local read it as a page with no readable text (no javascript-shell verdict), so the chain stopped there.
+    // The suite's browser serves the chain (its close is the suite's, not this Periscope's).
+    const periscope = createPeriscope(
+      {
+        network: { allowPrivateNetwork: ['127.0.0.1/32'] },
+        fetch: { chain: ['local', 'browser'], robots: 'ignore' },
+      },
+      { env: {}, fetchBackends: [{ ...backend, close: async () => {} }] },
+    );
+    try {
+      const result = await periscope.fetch({ url: `${origin.url}/inline-built` });
+      assert.equal(result.isError, false, result.output);
+      const data = result.data as WebFetchData;
+      assert.equal(data.backend, 'browser');
+      assert.deepEqual(
+        data.attempts?.map((attempt) => [attempt.backend, attempt.outcome, attempt.code]),
+        [
+          ['local', 'failed', 'EMPTY_CONTENT'],
+          ['browser', 'ok', undefined],
+        ],
+      );
+      assert.match(data.text, /Paragraph 5: the lighthouse keeper counted forty-two ships/);
+    } finally {
+      await periscope.close();
+    }
+  });
+
   test('scripts, images, iframes, sockets, workers and redirects aimed at a private address: zero canary hits', async () => {
     const page = await fetchPage('/probe');
     assert.match(page.content.text, /Paragraph 5: the lighthouse keeper/);
@@ -255,59 +314,120 @@ describe('browser back-end (real Chromium)', chromiumTestGate(), () => {
     assert.equal(canary.connections, 0);
   });
 
-  test('a main-frame navigation that fails is a failure of the attempt, with its cause, not the error page', async () => {
-    // Before: status 200, title "This site can't be reached" (Chromium's own error page read as the page).
-    // A script's navigation reaches the router a CDP round trip after the script ran; on a loaded machine that
-    // has taken longer than the suite's 500 ms of network quiet once, and the old page was read. The wait for
-    // quiet is the subject elsewhere; here a longer one keeps the test about what a failed navigation returns.
-    const patient = createBrowserFetchBackend({
-      config: { ...BROWSER_CONFIG, networkIdleMs: 2_000, waitMs: 8_000 },
-      maxBytes: 5_000_000,
-    });
-    const fetchPatiently = (path: string) =>
-      patient.fetchPage({ url: new URL(`${origin.url}${path}`), mode: 'markdown' }, context());
-    try {
-      await checkFailedNavigations(fetchPatiently);
-    } finally {
-      await patient.close();
+  const fetchHeld = (path: string) =>
+    backend.fetchPage(
+      { url: new URL(`${origin.url}${path}`), mode: 'markdown' },
+      { signal: new AbortController().signal, fetch: holdForNavigation(httpFetch, BROWSER_CONFIG.waitMs) },
+    );
+
+  test('a rendered page moving its main frame to a refused address is read as rendered, with a warning', async () => {
+    // Before: the whole fetch failed URL_BLOCKED, so a page could make its own content unreadable.
+    const connectsBefore = guard.attempts.length;
+    const page = await fetchHeld('/script-to-metadata');
+    assert.equal(page.status, 200);
+    assert.equal(page.content.title, 'Moving to the metadata service');
+    assert.match(page.content.text, /Paragraph 5: the lighthouse keeper/);
+    const warnings = page.warnings ?? [];
+    assert.ok(
+      warnings.some((line) =>
+        /^the page tried to move on to another address and that was refused \(URL_BLOCKED: .*169\.254\.169\.254.*\); read as it was rendered before$/.test(
+          line,
+        ),
+      ),
+      JSON.stringify(warnings),
+    );
+    // The router's refusal record, and the client's connect record: refused before any connection was made.
+    assert.ok(
+      warnings.includes(`1 sub-request(s) to non-public addresses refused: ${METADATA_URL}`),
+      JSON.stringify(warnings),
+    );
+    const connects = guard.attempts.slice(connectsBefore);
+    assert.ok(connects.length > 0, 'the page and /hold were fetched through the guarded client');
+    assert.deepEqual(
+      connects.filter((attempt) => attempt.host !== '127.0.0.1'),
+      [],
+      'a connection left for somewhere other than the test server',
+    );
+    assert.deepEqual(guard.violations, []);
+
+    // The same to a private address (the canary on 127.0.0.2, outside the allow-list): never reached.
+    const inside = await fetchHeld('/script-to-private');
+    assert.match(inside.content.text, /Paragraph 5/);
+    assert.ok(
+      inside.warnings?.some((line) => /refused \(URL_BLOCKED: .*127\.0\.0\.2/.test(line)),
+      JSON.stringify(inside.warnings),
+    );
+    assert.equal(canary.connections, 0);
+  });
+
+  test('a rendered page moving its main frame to a dead address (script or meta refresh) is read as rendered', async () => {
+    // Before: NETWORK, the page's content lost to a port nobody listens on.
+    for (const [path, title] of [
+      ['/script-to-dead', 'Moving on'],
+      ['/refresh-to-dead', 'Refreshing'],
+    ] as const) {
+      const page = await fetchHeld(path);
+      assert.equal(page.content.title, title, path);
+      assert.match(page.content.text, /Paragraph 5/, path);
+      assert.ok(
+        page.warnings?.some(
+          (line) =>
+            line.startsWith('the page tried to move on to another address and that failed (NETWORK: ') &&
+            line.includes(deadUrl),
+        ),
+        `${path}: ${JSON.stringify(page.warnings)}`,
+      );
+      assert.doesNotMatch(page.content.text, /can.t be reached|ERR_/, path);
     }
   });
 
-  async function checkFailedNavigations(
-    fetchPage: (path: string) => ReturnType<BrowserFetchBackend['fetchPage']>,
-  ) {
-    for (const path of ['/script-to-dead', '/refresh-to-dead']) {
-      await assert.rejects(
-        fetchPage(path),
-        (error) =>
-          isPeriscopeError(error) &&
-          error.code === 'NETWORK' &&
-          error.retryable &&
-          error.message.includes(deadUrl) &&
-          error.details.provider === 'browser',
-        path,
-      );
-    }
-    // A navigation the router refused (a private address) is URL_BLOCKED, with the policy's reason.
+  test("a page with nothing readable that moves on to a refused or dead address fails with the navigation's error", async () => {
     await assert.rejects(
-      fetchPage('/script-to-private'),
+      fetchHeld('/empty-to-metadata'),
       (error) =>
         isPeriscopeError(error) &&
         error.code === 'URL_BLOCKED' &&
-        /127\.0\.0\.2/.test(error.message) &&
-        error.details.reason === 'loopback',
+        error.details.reason === 'cloud-metadata' &&
+        error.details.provider === 'browser' &&
+        /has nothing readable of its own, and the address it moved on to failed: .*169\.254\.169\.254/.test(
+          error.message,
+        ),
     );
-    assert.equal(canary.connections, 0);
+    await assert.rejects(
+      fetchHeld('/empty-to-dead'),
+      (error) =>
+        isPeriscopeError(error) &&
+        error.code === 'NETWORK' &&
+        error.retryable &&
+        error.message.includes(deadUrl) &&
+        error.details.provider === 'browser',
+    );
+    assert.deepEqual(guard.violations, []);
     // The first navigation itself failing: the document is unreachable, and no page is made of it.
     await assert.rejects(
       backend.fetchPage({ url: new URL(deadUrl), mode: 'markdown' }, context()),
       (error) => isPeriscopeError(error) && error.code === 'NETWORK',
     );
-    // A navigation that succeeds is read as before: the page it led to.
-    const landed = await fetchPage('/script-to-live');
-    assert.equal(landed.status, 200);
-    assert.equal(landed.content.title, 'Landed');
-  }
+  });
+
+  test('a navigation that succeeds is read as the page it led to', async () => {
+    // A script's navigation reaches the router a CDP round trip after the script ran; a longer quiet keeps this
+    // about what is read, not about how long the wait is on a loaded machine.
+    const patient = createBrowserFetchBackend({
+      config: { ...BROWSER_CONFIG, networkIdleMs: 2_000, waitMs: 8_000 },
+      maxBytes: 5_000_000,
+    });
+    try {
+      const landed = await patient.fetchPage(
+        { url: new URL(`${origin.url}/script-to-live`), mode: 'markdown' },
+        context(),
+      );
+      assert.equal(landed.status, 200);
+      assert.equal(landed.content.title, 'Landed');
+    } finally {
+      await patient.close();
+    }
+  });
 
   test('the refused sub-request warning counts every refusal, with a short sample', async () => {
     // Before: "50 sub-request(s) to non-public addresses refused" — the record's cap printed as the count.

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Frame, Page } from 'playwright-core';
 import type { BrowserConfig } from '../../config/fetch-schema.ts';
 import { parseContentType } from '../../content/content-type.ts';
 import { renderContent } from '../../content/render-content.ts';
 import { sniffContent } from '../../content/sniff.ts';
+import type { RenderedContent } from '../../content/types.ts';
 import { isPeriscopeError, PeriscopeError } from '../../errors.ts';
 import { throwForStatus } from '../../net/http-status.ts';
 import type { HttpFetch, HttpResponse } from '../../net/types.ts';
@@ -95,7 +97,6 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
       const deadline = started + config.waitMs;
       const arrived = () => documents.arrivedAfter(router.state.lastMainNavigationAt);
       const settled = await waitForPage(page, config, router.state, arrived, deadline, callerSignal);
-      throwIfNavigationFailed(router.state, document.finalUrl);
       if (!settled)
         warnings.push(
           `the page was still loading after ${config.waitMs} ms (fetch.browser.waitMs); read as it was`,
@@ -121,7 +122,6 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
         ),
         callerSignal,
       );
-      throwIfNavigationFailed(router.state, document.finalUrl);
       return { html: snapshot[0], finalUrl: snapshot[1], state: router.state, warnings };
     } catch (error) {
       throw browserError(error, document.finalUrl, callerSignal);
@@ -169,20 +169,29 @@ export function createBrowserFetchBackend(settings: BrowserFetchBackendSettings)
         );
       }
       const finalUrl = /^https?:/i.test(rendered.finalUrl) ? rendered.finalUrl : response.finalUrl;
-      const content = await renderContent({
-        url: finalUrl,
-        headers: { 'content-type': 'text/html; charset=utf-8' },
-        body: html,
-        mode: request.mode,
-        limits: request.limits,
-        signal: context.signal,
-      });
+      const failure = rendered.state.mainFailure;
+      const content = await readRendered(
+        renderContent({
+          url: finalUrl,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body: html,
+          mode: request.mode,
+          limits: request.limits,
+          signal: context.signal,
+        }),
+        failure,
+        response.finalUrl,
+      );
       return {
         url: response.url,
         finalUrl,
         status: rendered.state.mainStatus,
         content,
-        warnings: [...rendered.warnings, ...stateWarnings(rendered.state)],
+        warnings: [
+          ...rendered.warnings,
+          ...(failure ? [navigationWarning(failure)] : []),
+          ...stateWarnings(rendered.state),
+        ],
       } satisfies FetchedPage;
     },
     stats: () => pool?.stats() ?? emptyStats,
@@ -201,17 +210,35 @@ function notConfigured(): PeriscopeError {
 }
 
 /**
- * The page moved its main frame on (a script, a meta refresh) and the guarded client could not fetch the new
- * document: what is on screen now is Chromium's error page, not the page. The attempt fails with the client's
- * cause — URL_BLOCKED for an address the policy refused, NETWORK or TIMEOUT for one that did not answer — so the
- * chain stops or falls back as it would for the same failure on a redirect.
+ * The rendered page's content. When the page moved its main frame on (a script, a meta refresh) and the guarded
+ * client could not fetch the new document, the frame kept the document it had (the router answered 204): its
+ * content is the page, and a refused or dead address cannot make it unreadable. Only when that document has
+ * nothing readable (no text, or a shell, challenge or error page) does the attempt fail, with the navigation's
+ * cause — URL_BLOCKED or POLICY_DENIED for an address refused, NETWORK or TIMEOUT for one that did not answer — so
+ * the chain stops or falls back as it would for the same failure on a redirect.
  */
-function throwIfNavigationFailed(state: PageRouterState, documentUrl: string): void {
-  const failure = state.mainFailure;
-  if (failure === undefined) return;
-  throw new PeriscopeError(
+async function readRendered(
+  rendering: Promise<RenderedContent>,
+  failure: PeriscopeError | undefined,
+  documentUrl: string,
+): Promise<RenderedContent> {
+  if (failure === undefined) return rendering;
+  const content = await rendering.catch(() => undefined);
+  if (content !== undefined && (content.text.trim() !== '' || content.image !== undefined)) return content;
+  throw navigationError(failure, documentUrl);
+}
+
+/** What the page's content comes with when its navigation failed: where it went, and why it was not followed. */
+function navigationWarning(failure: PeriscopeError): string {
+  const outcome =
+    failure.code === 'URL_BLOCKED' || failure.code === 'POLICY_DENIED' ? 'was refused' : 'failed';
+  return `the page tried to move on to another address and that ${outcome} (${failure.code}: ${failure.message}); read as it was rendered before`;
+}
+
+function navigationError(failure: PeriscopeError, documentUrl: string): PeriscopeError {
+  return new PeriscopeError(
     failure.code,
-    `browser: the page ${redactUrl(documentUrl)} moved on to another address, and that failed: ${failure.message}`,
+    `browser: the page ${redactUrl(documentUrl)} has nothing readable of its own, and the address it moved on to failed: ${failure.message}`,
     {
       retryable: failure.retryable,
       retryAfterMs: failure.retryAfterMs,
@@ -278,7 +305,7 @@ async function waitForPage(
       return true;
     }
     const loadState = config.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load';
-    await until(page.waitForLoadState(loadState, { timeout: remaining() }), signal);
+    await until(waitForLoad(page, loadState, state, remaining), signal);
     if (config.waitUntil !== 'networkidle') {
       while (!arrived() && state.mainFailure === undefined) {
         if (signal.aborted) throw signal.reason;
@@ -291,11 +318,11 @@ async function waitForPage(
     // reached the router yet.
     state.lastActivityAt = Math.max(state.lastActivityAt, performance.now());
     const idleMs = config.networkIdleMs;
+    // A failed navigation leaves the page on its document, which may still be loading: quiet is awaited as usual.
+    const here = () => arrived() || state.mainFailure !== undefined;
     while (performance.now() < deadline) {
       if (signal.aborted) throw signal.reason;
-      if (state.mainFailure !== undefined) return true;
-      if (state.inFlight === 0 && performance.now() - state.lastActivityAt >= idleMs && arrived())
-        return true;
+      if (state.inFlight === 0 && performance.now() - state.lastActivityAt >= idleMs && here()) return true;
       await pause();
     }
     return false;
@@ -303,6 +330,33 @@ async function waitForPage(
     if (error instanceof Error && error.name === 'TimeoutError') return false;
     throw error;
   }
+}
+
+/**
+ * Playwright's load state, or — once a navigation of the main frame has failed — the document's own readyState:
+ * Playwright waits on the navigation it saw start, and one refused (answered 204) before the document's load event
+ * leaves it waiting until the timeout although the page stays and loads.
+ */
+async function waitForLoad(
+  page: Page,
+  loadState: 'load' | 'domcontentloaded',
+  state: PageRouterState,
+  remaining: () => number,
+): Promise<void> {
+  const loaded = page.waitForLoadState(loadState, { timeout: remaining() }).then(() => true);
+  loaded.catch(() => {});
+  const ready = loadState === 'load' ? ['complete'] : ['interactive', 'complete'];
+  for (;;) {
+    const done = await Promise.race([loaded, delay(Math.min(50, remaining())).then(() => false)]);
+    if (done) return;
+    if (state.mainFailure !== undefined && ready.includes(await readyState(page, remaining()))) return;
+  }
+}
+
+/** `document.readyState`, or '' when the page does not answer within `timeoutMs` (a script is blocking it). */
+async function readyState(page: Page, timeoutMs: number): Promise<string> {
+  const asked = page.evaluate(() => document.readyState).catch(() => '');
+  return Promise.race([asked, delay(timeoutMs).then(() => '')]);
 }
 
 function stateWarnings(state: PageRouterState): string[] {

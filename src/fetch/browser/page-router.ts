@@ -68,7 +68,8 @@ export interface PageRouterState {
   lastMainNavigationAt: number | undefined;
   /**
    * Why the main frame's latest navigation after the first document failed (the guarded client's error: URL_BLOCKED,
-   * NETWORK, TIMEOUT…), or undefined. Chromium would show its own error page in its place, which is not the page.
+   * POLICY_DENIED, NETWORK, TIMEOUT…), or undefined. The navigation is answered 204, so the frame keeps the document
+   * it had rather than Chromium's error page.
    */
   mainFailure: PeriscopeError | undefined;
   failed: number;
@@ -177,8 +178,8 @@ export function createPageRouter(settings: PageRouterSettings) {
       }
       return fulfil(route, response);
     } catch (error) {
-      // The page moved its main frame on and that failed: the fetch fails with the cause (a later navigation,
-      // already asked for, supersedes it).
+      // The page moved its main frame on and that failed: the page is read as it was rendered, with the cause as a
+      // warning, or the fetch fails with it when nothing readable is there (a later navigation supersedes it).
       if (isMainFrame && navigation === mainNavigations && !settings.signal.aborted)
         state.mainFailure = toPeriscopeError(error);
       if (isPeriscopeError(error) && error.code === 'URL_BLOCKED') {
@@ -192,6 +193,8 @@ export function createPageRouter(settings: PageRouterSettings) {
         return refuse(route, isNavigation);
       }
       state.failed += 1;
+      // The main frame keeps the document it has (its content is read, with a warning), not Chromium's error page.
+      if (isMainFrame) return refuse(route, true);
       const timedOut = isPeriscopeError(error) && error.code === 'TIMEOUT';
       return abort(route, timedOut ? 'timedout' : 'failed');
     } finally {

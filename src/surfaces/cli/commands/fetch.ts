@@ -1,4 +1,6 @@
 import { hintFor as callHint } from '../../../agent/call-hint.ts';
+import type { FetchBackendId } from '../../../config/fetch-schema.ts';
+import { loadConfig } from '../../../config/load-config.ts';
 import type { ToolErrorData } from '../../../errors.ts';
 import type { ToolResult } from '../../../tool-call.ts';
 import { bestPassageStart, passagesHint } from '../../../tools/fetch-output.ts';
@@ -22,6 +24,7 @@ import {
   networkOverrides,
   numberFlag,
   oneUrl,
+  type ParsedFlags,
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
@@ -41,6 +44,8 @@ Options:
   --query TEXT            print only the passages that answer this question, each under its heading with its
                           character offsets (a --start value), within --max-chars; not with --start
   --max-age SECONDS       accept a cached copy at most this old; 0 fetches the page live
+  --browser               render pages in the system's Chromium too: adds browser to fetch.chain after local, so
+                          a JavaScript app or bot check local cannot read is handed to it (config fetch.chain)
 ${AGENT_FLAG_HELP}
   --json                  print the whole ToolResult as JSON
   --config FILE           config file (default: ./periscope.config.{json,yaml}, ~/.config/periscope/)
@@ -68,6 +73,8 @@ function errorHint(error: ToolErrorData): string {
   const details = error.details ?? {};
   const flag = typeof details.limit === 'string' ? LIMIT_FLAGS[details.limit] : undefined;
   if (flag) return ` (raise it with ${flag} N)`;
+  // A JavaScript shell and no browser in the chain (fetch-chain.ts names the config key; this is the flag).
+  if (details.browser === 'not-in-chain') return ' (or pass --browser)';
   if (error.code !== 'URL_BLOCKED') return '';
   // A scheme refusal says itself that only http and https can be fetched.
   // A private, loopback or otherwise non-public address, given or resolved, or a local host name: the allow-list
@@ -97,6 +104,7 @@ const FLAGS = {
   start: { type: 'string' },
   query: { type: 'string' },
   'max-age': { type: 'string' },
+  browser: { type: 'boolean' },
 } as const;
 
 export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
@@ -122,10 +130,12 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   };
   // The tool's schema judges the input the flags make; the CLI only names the flag in the message.
   checkToolInput(webFetchInputSchema, input, 'web_fetch', INPUT_FLAGS, values);
-  const { periscope } = openPeriscope(io, values, {
+  const overrides: Record<string, unknown> = {
     network: networkOverrides(values),
     ...egressOverrides(values),
-  });
+  };
+  if (values.browser) overrides.fetch = { chain: chainWithBrowser(configuredChain(io, values, overrides)) };
+  const { periscope } = openPeriscope(io, values, overrides);
   // The progress line waits for the egress checks: a URL refused for a secret is never shown.
   const result = await withProgress(io, callHint({ name: 'web_fetch', input }), (onAdmitted) =>
     // The person at the command line gave the URL: it is the task's own (egress.seenUrlsOnly).
@@ -133,6 +143,24 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   );
   await periscope.close();
   return printToolResult(io, result, { json: Boolean(values.json), render: forPeople, hint: errorHint });
+}
+
+/** `--browser`: the chain with browser right after local (last when there is no local), unless it is in it. */
+export function chainWithBrowser(chain: readonly FetchBackendId[]): FetchBackendId[] {
+  if (chain.includes('browser')) return [...chain];
+  const local = chain.indexOf('local');
+  if (local === -1) return [...chain, 'browser'];
+  return [...chain.slice(0, local + 1), 'browser', ...chain.slice(local + 1)];
+}
+
+/** `fetch.chain` as the config file (and the other flags) make it. */
+function configuredChain(
+  io: CliIo,
+  values: ParsedFlags,
+  overrides: Record<string, unknown>,
+): FetchBackendId[] {
+  const configPath = typeof values.config === 'string' ? values.config : undefined;
+  return loadConfig({ configPath, env: io.env, cwd: io.cwd, overrides }).config.fetch.chain;
 }
 
 /**
