@@ -1,5 +1,8 @@
-/** Gives a turn back; calling it again does nothing. */
-export type Release = () => void;
+/**
+ * Gives a turn back; calling it again does nothing. `unused`: the turn's work never began (a request that never
+ * left): its start stops spacing the next one, unless another turn has started since.
+ */
+export type Release = (options?: { unused?: boolean }) => void;
 
 export interface TurnQueueSettings {
   /** Turns running at once (a turn of weight n counts n). Default: no limit. */
@@ -51,6 +54,7 @@ export function createTurnQueue(settings: TurnQueueSettings = {}): TurnQueue {
   const waiting = new Set<Waiter>(); // insertion order: FIFO, with O(1) removal for a turn that leaves
   let running = 0;
   let lastStartMs = Number.NEGATIVE_INFINITY;
+  let starts = 0;
   let timer: NodeJS.Timeout | undefined;
   let refuseClosed: (() => unknown) | undefined;
 
@@ -60,12 +64,20 @@ export function createTurnQueue(settings: TurnQueueSettings = {}): TurnQueue {
 
   function start(weight: number): Release {
     running += weight;
+    const previousStartMs = lastStartMs;
     lastStartMs = now();
+    const mine = ++starts;
     let released = false;
-    return () => {
+    return (options) => {
       if (released) return;
       released = true;
       running -= weight;
+      if (options?.unused === true && starts === mine) {
+        // The spacing counts from the start before this one again: a timer set for this one's may be too late.
+        lastStartMs = previousStartMs;
+        clearTimeout(timer);
+        timer = undefined;
+      }
       startWaiting();
       changed();
     };

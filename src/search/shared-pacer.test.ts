@@ -12,12 +12,7 @@ import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
 import type { PacedSearchReport, PacedSearchSpec } from '../testing/paced-search-worker.ts';
 import { type RedisTestServer, redisTestGate, startRedisServer } from '../testing/redis-server.ts';
-import {
-  checkPacedSpacing,
-  monotonicNs,
-  queryOf,
-  type RequestArrival,
-} from '../testing/request-leaves.ts';
+import { checkPacedSpacing, monotonicNs, queryOf, type RequestArrival } from '../testing/request-leaves.ts';
 import { runScriptsTogether } from '../testing/store-processes.ts';
 import type { Pacer } from './pacing.ts';
 import { createSharedPacer, pacingKey } from './shared-pacer.ts';
@@ -181,6 +176,24 @@ for (const [name, pair, skip] of [
           `turn ${index + 1} granted ${(span.granted - previous.sent).toFixed(1)} ms after turn ${index} was sent`,
         );
       });
+    });
+
+    test('a turn whose request never left is given back to every instance; one whose request left is kept', async (t) => {
+      const [one, two] = await pair();
+      t.after(() => Promise.all([one.close(), two.close()]));
+      const hourMs = 3_600_000;
+      // The store hears a release after it was made (it is not awaited): a step of one's own, on the same file or
+      // connection, lands after it.
+      const settled = (store: Store) => store.turn(pacingKey('paced', {}), { sent: 'none' });
+      const unsent = await pacerOn(one, hourMs, 1).acquire(never, 1000);
+      unsent.release({ neverSent: true });
+      await settled(one);
+      // An hour apart, yet the other instance's turn comes at once: nothing left with the first.
+      const next = await pacerOn(two, hourMs, 1).acquire(never, 1000);
+      next.sent();
+      next.release({ neverSent: true }); // too late: it was reported sent
+      await settled(two);
+      await assert.rejects(pacerOn(one, hourMs, 1).acquire(never, 1000), queueRefusal);
     });
 
     test('maxConcurrent across instances: never more in flight than allowed, every call served', async () => {

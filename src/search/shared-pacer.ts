@@ -104,7 +104,7 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
   }
 
   /** Never rejects: a claim or lease the store does not hear of expires anyway (STARTING_CLAIM_MS, leaseMs). */
-  function tell(store: Store, step: { sent: string } | { release: string }): Promise<void> {
+  function tell(store: Store, step: { sent: string } | { release: string; unsent?: boolean }): Promise<void> {
     return store.turn(key, step).then(
       () => {},
       () => {},
@@ -146,12 +146,16 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
           reported = true;
           void tell(store, { sent: held });
         },
-        release() {
+        release(options) {
           if (released) return;
           released = true;
           // The shared place first, so this process's next caller does not find it still taken. A release
-          // before any report counts as sent in the store.
-          void tell(store, { release: held }).then(localTurn.release);
+          // before any report counts as sent in the store, unless the request never left: then the turn is
+          // given back, in the store and here.
+          const neverSent = options?.neverSent === true && !reported;
+          void tell(store, neverSent ? { release: held, unsent: true } : { release: held }).then(() =>
+            localTurn.release({ neverSent }),
+          );
         },
       } satisfies PacedTurn;
     },

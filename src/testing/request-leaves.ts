@@ -88,7 +88,9 @@ export function checkPacedSpacing(
     const leaveGapMs = ms(endNs - previousFinishNs);
     minLeaveGapMs = Math.min(minLeaveGapMs, leaveGapMs);
     if (leaveGapMs < intervalMs)
-      throw new Error(`${label} left at most ${leaveGapMs.toFixed(2)} ms after ${previous}, under ${intervalMs} ms`);
+      throw new Error(
+        `${label} left at most ${leaveGapMs.toFixed(2)} ms after ${previous}, under ${intervalMs} ms`,
+      );
     const arrivalGapMs = ms(readNs - previousReadNs);
     minArrivalGapMs = Math.min(minArrivalGapMs, arrivalGapMs);
     const toleranceMs = Math.max(0, ms(previousReadNs - previousFinishNs));
