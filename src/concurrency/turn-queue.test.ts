@@ -168,3 +168,21 @@ test('a turn released unused (its request never left) does not space the next st
   );
   later();
 });
+
+test('a turn whose work begins late (a request slow to connect) spaces the next start from then', async () => {
+  let clockMs = 0;
+  const turns = createTurnQueue({ minIntervalMs: 1000, now: () => clockMs });
+  const first = await turns.acquire();
+  clockMs = 300; // its request was written to the network only now
+  first.begun();
+  assert.equal(turns.nextStartInMs, 1000);
+  const second = await new Promise<Release>((resolve) => {
+    clockMs = 1300;
+    void turns.acquire().then(resolve);
+  });
+  clockMs = 1350;
+  first.begun(); // a turn started since: too late to matter
+  assert.equal(turns.nextStartInMs, 950);
+  first();
+  second();
+});

@@ -2,7 +2,13 @@
  * Gives a turn back; calling it again does nothing. `unused`: the turn's work never began (a request that never
  * left): its start stops spacing the next one, unless another turn has started since.
  */
-export type Release = (options?: { unused?: boolean }) => void;
+export type Release = ((options?: { unused?: boolean }) => void) & {
+  /**
+   * The turn's work has really begun only now (a request written to the network some time after its turn): when no
+   * turn has started since, the next start is spaced from now instead of from the turn's start.
+   */
+  begun(): void;
+};
 
 export interface TurnQueueSettings {
   /** Turns running at once (a turn of weight n counts n). Default: no limit. */
@@ -68,7 +74,7 @@ export function createTurnQueue(settings: TurnQueueSettings = {}): TurnQueue {
     lastStartMs = now();
     const mine = ++starts;
     let released = false;
-    return (options) => {
+    const release = (options?: { unused?: boolean }) => {
       if (released) return;
       released = true;
       running -= weight;
@@ -81,6 +87,11 @@ export function createTurnQueue(settings: TurnQueueSettings = {}): TurnQueue {
       startWaiting();
       changed();
     };
+    const begun = () => {
+      // A waiter's timer set from the turn's start fires early; it then finds the wait not over and sets another.
+      if (!released && starts === mine) lastStartMs = Math.max(lastStartMs, now());
+    };
+    return Object.assign(release, { begun });
   }
 
   /** Start waiting turns from the head while they fit; a spacing wait sets one timer. True if any started. */

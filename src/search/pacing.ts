@@ -21,8 +21,10 @@ export interface Pacer {
 /** A turn given by a pacer. */
 export interface PacedTurn {
   /**
-   * The request has been sent (handed to the network). Across instances (shared-pacer.ts) the next turn is spaced
-   * from this moment, not from the grant; in one process the spacing counts from the grant and this does nothing.
+   * The request has been sent (handed to the network): the next turn is spaced from this moment, not from the grant,
+   * so a request slow to connect (a lookup, a loaded machine) does not bring the next one closer on the wire. Across
+   * instances (shared-pacer.ts) no other turn is granted before it; in one process, one granted before it (a request
+   * that took longer than an interval to connect) keeps its turn.
    */
   sent(): void;
   /**
@@ -98,7 +100,7 @@ export function createPacer(settings: PacerSettings): Pacer {
 }
 
 function pacedTurn(release: Release): PacedTurn {
-  return { sent: () => {}, release: (options) => release({ unused: options?.neverSent === true }) };
+  return { sent: release.begun, release: (options) => release({ unused: options?.neverSent === true }) };
 }
 
 /** The give-up refusal: RATE_LIMITED with `details.reason: 'queue'`, so the chain moves on to another provider. */

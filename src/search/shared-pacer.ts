@@ -144,6 +144,7 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
         sent() {
           if (reported || released) return;
           reported = true;
+          localTurn.sent();
           void tell(store, { sent: held });
         },
         release(options) {
