@@ -55,7 +55,8 @@ export function pacingKey(
  * earliest it can be); one told that every place is taken polls every few tens of milliseconds. Across
  * instances the order is first come when due, not first in line. The give-up rule is the local pacer's: a turn not
  * in reach `maxWaitMs` after `acquire` is refused with RATE_LIMITED (`details.reason: 'queue'`), so the chain asks
- * another provider. A store that fails (unreachable, closed) is passed over: the call goes ahead on this process's
+ * another provider. A turn released `neverSent` before any report (its request never left) is given back, in the
+ * store (`release` with `unsent`) and in this process. A store that fails (unreachable, closed) is passed over: the call goes ahead on this process's
  * pacing alone.
  */
 export function createSharedPacer(settings: SharedPacerSettings): Pacer {
