@@ -130,3 +130,59 @@ test('close() refuses every waiting turn and every later one; running turns keep
   holding();
   assert.equal(turns.running, 0);
 });
+
+test('a turn released unused (its request never left) does not space the next start; a used one does', async () => {
+  let clockMs = 0; // a logical clock: nothing here depends on how fast the machine is
+  const turns = createTurnQueue({ maxRunning: 1, minIntervalMs: 1000, now: () => clockMs });
+  const first = await turns.acquire();
+  const order: string[] = [];
+  const second = turns.acquire().then((release) => {
+    order.push('second');
+    return release;
+  });
+  await settle();
+  assert.deepEqual(order, [], 'the second waits behind the first');
+  first({ unused: true });
+  await settle();
+  assert.deepEqual(order, ['second'], 'the first never started its work: the second starts at once');
+  clockMs += 10;
+  (await second)();
+  assert.equal(turns.nextStartInMs, 990, 'a turn released as used spaces the next one');
+  clockMs += 990;
+  const third = await turns.acquire();
+  const fourth = turns.acquire();
+  third({ unused: true });
+  const late = await fourth;
+  assert.equal(turns.nextStartInMs, 1000, 'given back, the third let the fourth start at once');
+  late();
+
+  const pair = createTurnQueue({ maxRunning: 2, minIntervalMs: 1000, now: () => clockMs });
+  const early = await pair.acquire();
+  clockMs += 1000;
+  const later = await pair.acquire();
+  early({ unused: true });
+  assert.equal(
+    pair.nextStartInMs,
+    1000,
+    'a turn started since keeps spacing the next: giving back an earlier one undoes nothing',
+  );
+  later();
+});
+
+test('a turn whose work begins late (a request slow to connect) spaces the next start from then', async () => {
+  let clockMs = 0;
+  const turns = createTurnQueue({ minIntervalMs: 1000, now: () => clockMs });
+  const first = await turns.acquire();
+  clockMs = 300; // its request was written to the network only now
+  first.begun();
+  assert.equal(turns.nextStartInMs, 1000);
+  const second = await new Promise<Release>((resolve) => {
+    clockMs = 1300;
+    void turns.acquire().then(resolve);
+  });
+  clockMs = 1350;
+  first.begun(); // a turn started since: too late to matter
+  assert.equal(turns.nextStartInMs, 950);
+  first();
+  second();
+});

@@ -1,5 +1,14 @@
-/** Gives a turn back; calling it again does nothing. */
-export type Release = () => void;
+/**
+ * Gives a turn back; calling it again does nothing. `unused`: the turn's work never began (a request that never
+ * left): its start stops spacing the next one, unless another turn has started since.
+ */
+export type Release = ((options?: { unused?: boolean }) => void) & {
+  /**
+   * The turn's work has really begun only now (a request written to the network some time after its turn): when no
+   * turn has started since, the next start is spaced from now instead of from the turn's start.
+   */
+  begun(): void;
+};
 
 export interface TurnQueueSettings {
   /** Turns running at once (a turn of weight n counts n). Default: no limit. */
@@ -51,6 +60,7 @@ export function createTurnQueue(settings: TurnQueueSettings = {}): TurnQueue {
   const waiting = new Set<Waiter>(); // insertion order: FIFO, with O(1) removal for a turn that leaves
   let running = 0;
   let lastStartMs = Number.NEGATIVE_INFINITY;
+  let starts = 0;
   let timer: NodeJS.Timeout | undefined;
   let refuseClosed: (() => unknown) | undefined;
 
@@ -60,15 +70,28 @@ export function createTurnQueue(settings: TurnQueueSettings = {}): TurnQueue {
 
   function start(weight: number): Release {
     running += weight;
+    const previousStartMs = lastStartMs;
     lastStartMs = now();
+    const mine = ++starts;
     let released = false;
-    return () => {
+    const release = (options?: { unused?: boolean }) => {
       if (released) return;
       released = true;
       running -= weight;
+      if (options?.unused === true && starts === mine) {
+        // The spacing counts from the start before this one again: a timer set for this one's may be too late.
+        lastStartMs = previousStartMs;
+        clearTimeout(timer);
+        timer = undefined;
+      }
       startWaiting();
       changed();
     };
+    const begun = () => {
+      // A waiter's timer set from the turn's start fires early; it then finds the wait not over and sets another.
+      if (!released && starts === mine) lastStartMs = Math.max(lastStartMs, now());
+    };
+    return Object.assign(release, { begun });
   }
 
   /** Start waiting turns from the head while they fit; a spacing wait sets one timer. True if any started. */

@@ -217,6 +217,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpFetch {
           ...(ca === undefined ? {} : { ca }),
           beforeConnect: options.beforeConnect,
           onSent: redirects.length === 0 ? request.onSent : undefined,
+          onConnected: redirects.length === 0 ? request.onConnected : undefined,
         });
         const location = hop.headers.location;
         const next =

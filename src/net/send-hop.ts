@@ -23,6 +23,8 @@ export interface HopInput extends HopRequestState {
   beforeConnect?: BeforeConnect | undefined;
   /** Called once the request (head and body) has been handed to the operating system: its 'finish'. */
   onSent?: (() => void) | undefined;
+  /** Called once the connection is open, before the request is written (HttpRequest.onConnected). */
+  onConnected?: (() => void) | undefined;
 }
 
 export interface HopResponse {
@@ -37,6 +39,15 @@ export interface HopResponse {
 }
 
 const noop = () => {};
+
+/** Calls a report hook (onConnected, onSent): a report, not a step of the exchange, so it cannot fail the request. */
+function report(hook: (() => void) | undefined): void {
+  try {
+    hook?.();
+  } catch {
+    // ignored, as said
+  }
+}
 
 /**
  * One request/response exchange on a fresh connection, with the connect and headers phases timed. The body is
@@ -69,6 +80,7 @@ export async function sendHop(input: HopInput): Promise<HopResponse> {
     });
     socket = connection.socket;
     clearTimeout(timer);
+    report(input.onConnected);
 
     const { url: target } = input;
     const request = httpRequest({
@@ -92,14 +104,7 @@ export async function sendHop(input: HopInput): Promise<HopResponse> {
     hop.signal.addEventListener('abort', () => request.destroy(), { once: true });
     timer = startPhase('headers', input.limits.headersTimeoutMs);
     const { onSent } = input;
-    if (onSent !== undefined)
-      request.once('finish', () => {
-        try {
-          onSent();
-        } catch {
-          // A report, not a step of the exchange: it cannot fail the request.
-        }
-      });
+    if (onSent !== undefined) request.once('finish', () => report(onSent));
     request.end(input.body);
     const message = await abortable(response, hop.signal).catch((error: unknown) => {
       if (hop.signal.aborted || isPeriscopeError(error)) throw error;

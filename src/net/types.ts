@@ -72,6 +72,12 @@ export interface HttpRequest {
    * operating system), before any response: search pacing across instances counts from this moment.
    */
   onSent?: () => void;
+  /**
+   * Called once, when the first request's connection is open (to the host, or through its proxy), just before the
+   * request is written: from then on it may have reached the host. A request that ends without it never left (a
+   * refusal before connecting, a failed lookup, a refused or timed-out connection): search pacing gives its turn back.
+   */
+  onConnected?: () => void;
   /** Sees the final response's decoded body chunk by chunk as it streams in (the full body is still returned). */
   onBodyChunk?: (chunk: Buffer) => void;
   /** Per-request overrides of the client's limits. */

@@ -36,6 +36,12 @@ export async function runAttempt<T>(
   const controller = new AbortController();
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
+  // Whether anything may have reached the provider: a provider whose every request ended before its connection
+  // opened (refused by policy, a failed lookup, a refused connection) gives its turn back, so a machine without
+  // network is not made to wait the interval for each failure. One that fetched nothing through the context (a
+  // custom provider with a client of its own) cannot be told apart from one that sent: its turn counts.
+  let fetches = 0;
+  let connected = false;
   const onCallerAbort = () => controller.abort(attempt.signal.reason);
   if (attempt.signal.aborted) onCallerAbort();
   else attempt.signal.addEventListener('abort', onCallerAbort, { once: true });
@@ -49,14 +55,21 @@ export async function runAttempt<T>(
       }, attempt.timeoutMs);
       // The turn is told when the provider's first request has been written to the network (spacing across
       // instances counts from then: shared-pacer.ts); a request never sent counts as sent at the release.
-      const fetch: HttpFetch = (url, request) =>
-        attempt.httpFetch(url, {
+      const fetch: HttpFetch = (url, request) => {
+        fetches++;
+        return attempt.httpFetch(url, {
           ...request,
+          onConnected: () => {
+            connected = true;
+            request?.onConnected?.();
+          },
           onSent: () => {
+            connected = true;
             turn.sent();
             request?.onSent?.();
           },
         });
+      };
       const context = { fetch, signal: controller.signal, settings: attempt.settings };
       // A provider that throws synchronously or returns a plain value is handled like one that rejects/resolves.
       Promise.resolve()
@@ -72,7 +85,7 @@ export async function runAttempt<T>(
   } finally {
     clearTimeout(timer);
     attempt.signal.removeEventListener('abort', onCallerAbort);
-    turn.release();
+    turn.release({ neverSent: fetches > 0 && !connected });
   }
 }
 

@@ -1,4 +1,4 @@
-import { createTurnQueue } from '../concurrency/turn-queue.ts';
+import { createTurnQueue, type Release } from '../concurrency/turn-queue.ts';
 import { errorFromProvider, PeriscopeError } from '../errors.ts';
 
 /**
@@ -21,12 +21,18 @@ export interface Pacer {
 /** A turn given by a pacer. */
 export interface PacedTurn {
   /**
-   * The request has been sent (handed to the network). Across instances (shared-pacer.ts) the next turn is spaced
-   * from this moment, not from the grant; in one process the spacing counts from the grant and this does nothing.
+   * The request has been sent (handed to the network): the next turn is spaced from this moment, not from the grant,
+   * so a request slow to connect (a lookup, a loaded machine) does not bring the next one closer on the wire. Across
+   * instances (shared-pacer.ts) no other turn is granted before it; in one process, one granted before it (a request
+   * that took longer than an interval to connect) keeps its turn.
    */
   sent(): void;
-  /** The request is done (answered, failed or given up on): frees its place, and counts as `sent` if that was not. */
-  release(): void;
+  /**
+   * The request is done (answered, failed or given up on): frees its place, and counts as `sent` if that was not.
+   * With `neverSent` (nothing reached the provider: refused before connecting, a failed lookup, a refused
+   * connection) and no `sent` before, the turn is given back instead: the next one is not spaced from it.
+   */
+  release(options?: { neverSent?: boolean }): void;
 }
 
 export interface PacerSettings {
@@ -63,7 +69,7 @@ export function createPacer(settings: PacerSettings): Pacer {
       // Fast path: a turn is free right now — no listener or timer.
       if (freeNow && turns.nextStartInMs === 0) return turns.acquire().then(pacedTurn);
       const earliestMs = turns.nextStartInMs + turns.queued * minIntervalMs;
-      if (!freeNow && earliestMs > maxWaitMs) {
+      if (earliestMs > maxWaitMs) {
         return Promise.reject(
           queueError(
             `${turns.queued} calls are already queued (one request every ${minIntervalMs} ms); not waiting ${Math.ceil(earliestMs)} ms`,
@@ -93,8 +99,8 @@ export function createPacer(settings: PacerSettings): Pacer {
   };
 }
 
-function pacedTurn(release: () => void): PacedTurn {
-  return { sent: () => {}, release };
+function pacedTurn(release: Release): PacedTurn {
+  return { sent: release.begun, release: (options) => release({ unused: options?.neverSent === true }) };
 }
 
 /** The give-up refusal: RATE_LIMITED with `details.reason: 'queue'`, so the chain moves on to another provider. */

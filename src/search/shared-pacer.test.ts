@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -9,7 +10,10 @@ import { createMemoryStore } from '../store/memory-store.ts';
 import { createRedisStore } from '../store/redis-store.ts';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
+import type { PacedSearchReport, PacedSearchSpec } from '../testing/paced-search-worker.ts';
 import { type RedisTestServer, redisTestGate, startRedisServer } from '../testing/redis-server.ts';
+import { checkPacedSpacing, monotonicNs, queryOf, type RequestArrival } from '../testing/request-leaves.ts';
+import { runScriptsTogether } from '../testing/store-processes.ts';
 import type { Pacer } from './pacing.ts';
 import { createSharedPacer, pacingKey } from './shared-pacer.ts';
 
@@ -57,6 +61,22 @@ function pacerOn(
 
 const never = new AbortController().signal;
 
+const PACED_SEARCH_WORKER = new URL('../testing/paced-search-worker.ts', import.meta.url).pathname;
+
+/** A Brave-shaped provider stand-in on 127.0.0.1 that notes when it read each search (the monotonic clock). */
+async function startArrivalStandIn(): Promise<{ url: string; arrivals: RequestArrival[]; close(): void }> {
+  const arrivals: RequestArrival[] = [];
+  const server = createServer((request, response) => {
+    const query = queryOf(request.url ?? '/');
+    arrivals.push([query, monotonicNs()]);
+    const results = [{ title: query, url: `https://one.example/${encodeURIComponent(query)}` }];
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ web: { results } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, arrivals, close: () => server.close() };
+}
+
 function queueRefusal(error: unknown): boolean {
   return isPeriscopeError(error) && error.code === 'RATE_LIMITED' && error.details.reason === 'queue';
 }
@@ -91,6 +111,43 @@ for (const [name, pair, skip] of [
       await Promise.all([one.close(), two.close()]);
     });
 
+    test('two processes searching one provider: each request leaves at least one interval after the last, as it arrives', async (t) => {
+      // The promise (README "Running several instances"), measured on real requests: two processes, each a library
+      // Periscope on this store, search a stand-in here, twelve searches each, six at a time. Each request's
+      // departure is bracketed in its process (between its end() and its 'finish', request-leaves.ts) and its
+      // arrival read here, all on the machine's monotonic clock. Reading the time a worker got its turn (as the store
+      // tests do) says nothing about when the request left: a worker can get to its turn late, or send late.
+      const standIn = await startArrivalStandIn();
+      t.after(() => standIn.close());
+      const storeUrl =
+        name === 'sqlite'
+          ? `sqlite://${join(dir, `state-${++files}.db`)}`
+          : `${(redis as RedisTestServer).url}`;
+      const intervalMs = 40;
+      const specs: PacedSearchSpec[] = ['left', 'right'].map((side) => ({
+        storeUrl,
+        baseUrl: standIn.url,
+        intervalMs,
+        name: `${name}-${side}-${++prefixes}`,
+        searches: 12,
+        lanes: 6,
+      }));
+      const reports = await runScriptsTogether<PacedSearchReport>(PACED_SEARCH_WORKER, specs);
+      assert.deepEqual(
+        reports.map(({ codes }) => codes.filter((code) => code !== 'ok')),
+        [[], []],
+      );
+      const seen = checkPacedSpacing(
+        reports.flatMap(({ leaves }) => leaves),
+        standIn.arrivals,
+        intervalMs,
+      );
+      assert.equal(seen.count, 24);
+      t.diagnostic(
+        `interval ${intervalMs} ms: smallest certain gap between departures ${seen.minLeaveGapMs.toFixed(1)} ms; between arrivals as read ${seen.minArrivalGapMs.toFixed(1)} ms (a request was read up to ${seen.maxReadDelayMs.toFixed(1)} ms after it had certainly left)`,
+      );
+    });
+
     test('an instance slow to send: the next turn, on either instance, waits one interval after its request was sent', async (t) => {
       const [one, two] = await pair();
       t.after(() => Promise.all([one.close(), two.close()]));
@@ -119,6 +176,24 @@ for (const [name, pair, skip] of [
           `turn ${index + 1} granted ${(span.granted - previous.sent).toFixed(1)} ms after turn ${index} was sent`,
         );
       });
+    });
+
+    test('a turn whose request never left is given back to every instance; one whose request left is kept', async (t) => {
+      const [one, two] = await pair();
+      t.after(() => Promise.all([one.close(), two.close()]));
+      const hourMs = 3_600_000;
+      // The store hears a release after it was made (it is not awaited): a step of one's own, on the same file or
+      // connection, lands after it.
+      const settled = (store: Store) => store.turn(pacingKey('paced', {}), { sent: 'none' });
+      const unsent = await pacerOn(one, hourMs, 1).acquire(never, 1000);
+      unsent.release({ neverSent: true });
+      await settled(one);
+      // An hour apart, yet the other instance's turn comes at once: nothing left with the first.
+      const next = await pacerOn(two, hourMs, 1).acquire(never, 1000);
+      next.sent();
+      next.release({ neverSent: true }); // too late: it was reported sent
+      await settled(two);
+      await assert.rejects(pacerOn(one, hourMs, 1).acquire(never, 1000), queueRefusal);
     });
 
     test('maxConcurrent across instances: never more in flight than allowed, every call served', async () => {

@@ -55,7 +55,8 @@ export function pacingKey(
  * earliest it can be); one told that every place is taken polls every few tens of milliseconds. Across
  * instances the order is first come when due, not first in line. The give-up rule is the local pacer's: a turn not
  * in reach `maxWaitMs` after `acquire` is refused with RATE_LIMITED (`details.reason: 'queue'`), so the chain asks
- * another provider. A store that fails (unreachable, closed) is passed over: the call goes ahead on this process's
+ * another provider. A turn released `neverSent` before any report (its request never left) is given back, in the
+ * store (`release` with `unsent`) and in this process. A store that fails (unreachable, closed) is passed over: the call goes ahead on this process's
  * pacing alone.
  */
 export function createSharedPacer(settings: SharedPacerSettings): Pacer {
@@ -104,7 +105,7 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
   }
 
   /** Never rejects: a claim or lease the store does not hear of expires anyway (STARTING_CLAIM_MS, leaseMs). */
-  function tell(store: Store, step: { sent: string } | { release: string }): Promise<void> {
+  function tell(store: Store, step: { sent: string } | { release: string; unsent?: boolean }): Promise<void> {
     return store.turn(key, step).then(
       () => {},
       () => {},
@@ -144,14 +145,19 @@ export function createSharedPacer(settings: SharedPacerSettings): Pacer {
         sent() {
           if (reported || released) return;
           reported = true;
+          localTurn.sent();
           void tell(store, { sent: held });
         },
-        release() {
+        release(options) {
           if (released) return;
           released = true;
           // The shared place first, so this process's next caller does not find it still taken. A release
-          // before any report counts as sent in the store.
-          void tell(store, { release: held }).then(localTurn.release);
+          // before any report counts as sent in the store, unless the request never left: then the turn is
+          // given back, in the store and here.
+          const neverSent = options?.neverSent === true && !reported;
+          void tell(store, neverSent ? { release: held, unsent: true } : { release: held }).then(() =>
+            localTurn.release({ neverSent }),
+          );
         },
       } satisfies PacedTurn;
     },

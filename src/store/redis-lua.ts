@@ -157,8 +157,9 @@ return string.format('%d', sum)
 
 /**
  * KEYS[1]: the turn hash (field `next`: when the next turn may start, ms; fields `lease:<id>`: when each lease expires;
- * the starting claim, when held: `claim` its lease id, `claimUntil` when it expires, `claimInterval` its interval).
- * ARGV: `reserve`, `sent` or `release`, the lease id, intervalMs, maxConcurrent ("0": none), leaseMs, startingMs
+ * the starting claim, when held: `claim` its lease id, `claimUntil` when it expires, `claimInterval` its interval,
+ * `claimAfter` the next start before its grant).
+ * ARGV: `reserve`, `sent`, `release` or `unsent` (a release whose request never left), the lease id, intervalMs, maxConcurrent ("0": none), leaseMs, startingMs
  * ("0": no claim). Returns {outcome, waitMs} for reserve (`granted`, `wait`, `busy`) and {`sent` or `released`, held
  * 0|1} for the others. Same steps as turn-slots.ts's decideTurn.
  */
@@ -172,6 +173,7 @@ local leases = {}
 local claim = nil
 local claimUntil = 0
 local claimInterval = 0
+local claimAfter = nil
 for i = 1, #fields, 2 do
   local name = fields[i]
   if name == 'claim' then
@@ -180,6 +182,8 @@ for i = 1, #fields, 2 do
     claimUntil = tonumber(fields[i + 1])
   elseif name == 'claimInterval' then
     claimInterval = tonumber(fields[i + 1])
+  elseif name == 'claimAfter' then
+    claimAfter = tonumber(fields[i + 1])
   elseif name == 'next' then
     nextStart = tonumber(fields[i + 1])
   else
@@ -197,7 +201,7 @@ end
 -- A claim never reported counts as sent when it expired: the next start is one interval (+ 1 ms) after that.
 if claim ~= nil and claimUntil <= now then
   nextStart = math.max(nextStart, claimUntil + claimInterval + 1)
-  redis.call('HDEL', KEYS[1], 'claim', 'claimUntil', 'claimInterval')
+  redis.call('HDEL', KEYS[1], 'claim', 'claimUntil', 'claimInterval', 'claimAfter')
   redis.call('HSET', KEYS[1], 'next', string.format('%d', nextStart))
   claim = nil
 end
@@ -211,18 +215,23 @@ local function expireAt(extra)
   end
 end
 local leaseField = 'lease:' .. ARGV[2]
-if ARGV[1] == 'sent' or ARGV[1] == 'release' then
+if ARGV[1] == 'sent' or ARGV[1] == 'release' or ARGV[1] == 'unsent' then
   -- Reported sent, or released before it was: the next start is one interval from now, plus 1 ms as TIME is
-  -- rounded down to whole ms (turn-slots.ts sentPlusInterval).
+  -- rounded down to whole ms (turn-slots.ts sentPlusInterval). Released unsent while it held the claim (its request
+  -- never left, and no turn was granted since): the next start goes back to where it was before the grant.
   local claimed = claim == ARGV[2]
   if claimed then
-    nextStart = math.max(nextStart, now + claimInterval + 1)
-    redis.call('HDEL', KEYS[1], 'claim', 'claimUntil', 'claimInterval')
+    if ARGV[1] == 'unsent' and claimAfter ~= nil then
+      nextStart = claimAfter
+    else
+      nextStart = math.max(nextStart, now + claimInterval + 1)
+    end
+    redis.call('HDEL', KEYS[1], 'claim', 'claimUntil', 'claimInterval', 'claimAfter')
     redis.call('HSET', KEYS[1], 'next', string.format('%d', nextStart))
     claim = nil
   end
   local released = 0
-  if ARGV[1] == 'release' and leases[leaseField] then
+  if ARGV[1] ~= 'sent' and leases[leaseField] then
     redis.call('HDEL', KEYS[1], leaseField)
     released = 1
   end
@@ -250,7 +259,7 @@ if startingMs > 0 and interval > 0 then
   claimUntil = now + math.min(startingMs, leaseMs)
   claimInterval = interval
   redis.call('HSET', KEYS[1], 'claim', claim, 'claimUntil', string.format('%d', claimUntil),
-    'claimInterval', string.format('%d', claimInterval))
+    'claimInterval', string.format('%d', claimInterval), 'claimAfter', string.format('%d', due))
 end
 expireAt(now + leaseMs)
 return { 'granted', 0 }

@@ -161,7 +161,7 @@ describe('redis store: several processes on one server', { skip }, () => {
       assert.equal(seen.count, 30);
       if (maxConcurrent === 2) assert.equal(seen.mostAtOnce, 2, 'both processes used the two places');
       t.diagnostic(
-        `interval ${intervalMs} ms, ${maxConcurrent} at once: smallest gap ${seen.minGapMs.toFixed(1)} ms, at most ${seen.mostAtOnce} at once`,
+        `interval ${intervalMs} ms, ${maxConcurrent} at once: smallest gap between grants as the workers noticed them ${seen.minGapMs.toFixed(1)} ms (not request departures: src/search/shared-pacer.test.ts times those), at most ${seen.mostAtOnce} at once`,
       );
     }
   });

@@ -289,7 +289,9 @@ export class RedisStore implements Store {
         'release' in step ? 'releasing a turn' : 'reporting a turn sent',
         TURN,
         [this.#key('turn', key)],
-        'release' in step ? ['release', step.release, 0, 0, 0, 0] : ['sent', step.sent, 0, 0, 0, 0],
+        'release' in step
+          ? [step.unsent === true ? 'unsent' : 'release', step.release, 0, 0, 0, 0]
+          : ['sent', step.sent, 0, 0, 0, 0],
       )) as ['released' | 'sent', number];
       return { outcome, held: held === 1 };
     }

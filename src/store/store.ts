@@ -78,8 +78,10 @@ export interface Store {
    * expire). A lease ends at `release` or, so a crashed holder frees its place, `leaseMs` after it was granted. With
    * `startingMs`, a granted turn also holds a starting claim: no other turn for `key` is granted until the holder
    * reports its request sent (`sent`, or `release`), and the next start is `intervalMs` after that report, by the
-   * store's clock; an unreported claim counts as sent when it expires, `startingMs` after the grant. See
-   * `turn-slots.ts` for the algorithm.
+   * store's clock; an unreported claim counts as sent when it expires, `startingMs` after the grant. A release with
+   * `unsent` (the request never left: refused before connecting, a failed lookup or connection) of a turn still
+   * holding its claim gives the turn back: the next start is as it was before the grant. See `turn-slots.ts` for the
+   * algorithm.
    */
   turn(key: string, step: TurnStep): Promise<TurnOutcome>;
 }
@@ -142,7 +144,11 @@ export interface LedgerOptions {
   limit?: number;
 }
 
-export type TurnStep = { reserve: TurnReserve } | { sent: string } | { release: string };
+export type TurnStep =
+  | { reserve: TurnReserve }
+  | { sent: string }
+  /** `unsent`: the turn's request never left, so its turn is given back (when it still holds its claim). */
+  | { release: string; unsent?: boolean };
 
 export interface TurnReserve {
   /** Least time between two starts, whole ms ≥ 0. */

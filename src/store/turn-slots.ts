@@ -10,7 +10,8 @@ import type { TurnOutcome, TurnReserve, TurnStep } from './store.ts';
  * its own. With `startingMs` the grant also takes the starting claim, which holds every other turn back until the
  * holder reports its request sent (`sent`, or `release`); `nextStart` then moves to one interval after that report,
  * so an instance that is slow between its grant and its send does not bring the next request closer either. A claim
- * never reported counts as sent when it expires (a crashed holder). Waiters ask again when told (`wait`: when the
+ * never reported counts as sent when it expires (a crashed holder); a claimed turn released `unsent` (its request
+ * never left) is given back, the next start put back where it was before the grant. Waiters ask again when told (`wait`: when the
  * next start is due, or, behind a claim, one interval from now, the earliest it can be; `busy`: polling, as a
  * release is not announced). The Redis store runs the same steps in Lua (redis-lua.ts TURN).
  */
@@ -25,6 +26,8 @@ export interface TurnClaim {
   lease: string;
   untilMs: number;
   intervalMs: number;
+  /** The next start as it was before this turn was granted: where a release `unsent` puts it back. */
+  afterMs?: number | undefined;
 }
 
 export interface TurnDecision {
@@ -43,6 +46,8 @@ export function checkTurnStep(step: TurnStep): TurnStep {
       throw invalid(
         `turn ${'release' in step ? 'release' : 'sent'} needs the lease id that reserve returned.`,
       );
+    if ('release' in step && step.unsent !== undefined && typeof step.unsent !== 'boolean')
+      throw invalid(`turn release unsent must be true or false, not ${String(step.unsent)}.`);
     return step;
   }
   const { intervalMs, maxConcurrent, leaseMs, startingMs } = step.reserve ?? ({} as TurnReserve);
@@ -90,7 +95,10 @@ export function decideTurn(
     // Reported sent, or released before it was (the request has left, or never will): the next start is one
     // interval from now.
     const claimed = starting?.lease === id;
-    if (claimed)
+    // Released unsent while it held the claim (no turn was granted since): the turn is given back.
+    const givenBack = claimed && 'release' in step && step.unsent === true;
+    if (givenBack) nextStartMs = (starting as TurnClaim).afterMs ?? nextStartMs;
+    else if (claimed)
       nextStartMs = Math.max(nextStartMs, sentPlusInterval(nowMs, (starting as TurnClaim).intervalMs));
     const after = claimed ? undefined : starting;
     if ('sent' in step)
@@ -121,7 +129,7 @@ export function decideTurn(
   leases[lease] = nowMs + leaseMs;
   const claim =
     startingMs !== undefined && intervalMs > 0
-      ? { lease, untilMs: nowMs + Math.min(startingMs, leaseMs), intervalMs }
+      ? { lease, untilMs: nowMs + Math.min(startingMs, leaseMs), intervalMs, afterMs: nextStartMs }
       : undefined;
   const next = { nextStartMs: nowMs + intervalMs, leases, ...(claim ? { starting: claim } : {}) };
   return {

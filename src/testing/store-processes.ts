@@ -36,7 +36,9 @@ export interface TurnSpans {
 /**
  * Checks turns taken by several processes together, after `goMs` (epoch ms): the k-th start is at least k intervals
  * after `goMs` (a bound that holds however late a process wakes; a gap between two starts does not, as one late
- * start shortens the next gap), and never more than `maxConcurrent` turns overlap. Returns the smallest gap seen.
+ * start shortens the next gap), and never more than `maxConcurrent` turns overlap. Returns the smallest gap seen
+ * between the starts as the workers noticed their grants: not when any request left (a worker can notice its grant
+ * late), which is what the pacing promise is about (src/search/shared-pacer.test.ts measures that).
  */
 export function checkSharedTurns(
   results: TurnSpans[],
