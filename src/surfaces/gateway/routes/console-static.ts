@@ -47,8 +47,8 @@ function consoleFiles(): Map<string, { body: Buffer; type: string }> {
  */
 async function pageFor(path: string, gateway: GatewayServices) {
   const file = consoleFiles().get(path);
-  const isPage = path === '/console' || path === '/console/' || path === '/console/index.html';
-  if (!file || !isPage || !(await gateway.authenticator.keysRequired())) return file;
+  const isPage = file !== undefined && file === consoleFiles().get('/console/index.html');
+  if (!isPage || !(await gateway.authenticator.keysRequired())) return file;
   return keyPage;
 }
 
