@@ -40,7 +40,9 @@ export function startBanner(options: {
     `  MCP      ${url}/mcp   (Streamable HTTP)`,
     ...(options.console === false
       ? []
-      : [`  console  ${url}/console   (${options.keysRequired ? 'an admin key signs in' : 'open: no keys yet'})`]),
+      : [
+          `  console  ${url}/console   (${options.keysRequired ? 'an admin key signs in' : 'open: no keys yet'})`,
+        ]),
     '  ops      /v1/status  /healthz  /metrics',
     '',
     'MCP client configuration, over HTTP (this server):',
