@@ -160,6 +160,41 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     await origin?.close();
   });
 
+  /** A tab of its own (its own session storage) that may reach only `base`. */
+  async function freshPage(base: string): Promise<Page> {
+    const context = await browser.newContext();
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(`${base}/`) ? route.continue() : route.abort(),
+    );
+    return context.newPage();
+  }
+
+  test('eleven console tabs opened without a kept key make no failed authentication: agents from this address are not locked out', async () => {
+    const refused: string[] = [];
+    // New tabs of one context: each its own session storage, so none has a key kept.
+    const context = (await freshPage(url)).context();
+    for (let tab = 0; tab < 11; tab++) {
+      const fresh = await context.newPage();
+      fresh.on('response', (response) => {
+        if (response.status() === 401 || response.status() === 429)
+          refused.push(`${response.status()} ${response.url()}`);
+      });
+      await fresh.goto(`${url}/console`);
+      // The start is over once the form has the focus (the page said a key is needed, or a try without one failed).
+      await fresh.waitForFunction(() => document.activeElement?.id === 'login-key');
+      assert.equal(await fresh.getByRole('navigation', { name: 'Pages' }).isVisible(), false);
+      await fresh.close();
+    }
+    await context.close();
+    assert.deepEqual(refused, [], 'no request of the console was refused');
+    const agent = await httpCall(`${url}/v1/status`, { headers: { authorization: `Bearer ${alice}` } });
+    assert.equal(agent.status, 200, `an agent on this address after 11 console tabs: ${agent.text}`);
+    const icon = await httpCall(`${url}/favicon.ico`);
+    assert.equal(icon.status, 200);
+    assert.match(String(icon.headers['content-type']), /^image\//);
+    assert.match(String(icon.headers['cache-control']), /max-age=\d+/);
+  });
+
   test('a wrong key is refused; an admin key opens the console and is kept in session storage only', async () => {
     await page.goto(`${url}/console`);
     await page.getByLabel('Admin key').waitFor();
@@ -211,6 +246,43 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
     assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
     await screenshot(page, 'calls');
+  });
+
+  test('at 1400 px the calls table keeps tool names, agents, sessions, times and numbers on one line; the display wraps', async () => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    try {
+      // A call with a long display (its URL), the column that takes the room.
+      const long = `${origin.url}/hostile?${'tide-table-for-brest-and-the-bay-of-biscay='.repeat(8)}`;
+      const called = await httpCall(`${url}/v1/tools/web_fetch`, {
+        headers: {
+          authorization: `Bearer ${alice}`,
+          'content-type': 'application/json',
+          'periscope-session': 'session-with-a-longer-id-0123456789',
+        },
+        body: JSON.stringify({ url: long }),
+      });
+      assert.equal(called.status, 200);
+      await page.locator('#calls-body tr', { hasText: 'session-with-a-longer-id' }).first().waitFor();
+      const lines = await page.evaluate(() =>
+        [...document.querySelectorAll('#calls-body tr')].flatMap((tr) =>
+          [...(tr as HTMLTableRowElement).cells].map((cell, column) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+            return { column, text: cell.textContent ?? '', lines: tops.size };
+          }),
+        ),
+      );
+      const display = lines.filter((cell) => cell.column === 4);
+      assert.ok(
+        display.some((cell) => cell.lines > 1),
+        'the long display wraps (so the check below is at a width that matters)',
+      );
+      const wrapped = lines.filter((cell) => cell.column !== 4 && cell.lines > 1);
+      assert.deepEqual(wrapped, [], 'no name, id, time or number is broken over lines');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
   });
 
   test('links are made only from http(s) URLs, with rel=noopener noreferrer; bidi controls are made visible', async () => {
@@ -265,6 +337,27 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
       (document.getElementById('key-secret') as HTMLElement).hidden = true;
     });
     await screenshot(page, 'keys');
+  });
+
+  test("the keys table shows a key's domains and session budget, as keys list does", async () => {
+    const created = await httpCall(`${url}/v1/admin/keys`, {
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        agent: 'carol',
+        allowDomains: ['example.com', '*.docs.example.org'],
+        blockDomains: ['ads.example.com'],
+        session: { maxCalls: { web_fetch: 20 }, maxCredits: 100 },
+      }),
+    });
+    assert.equal(created.status, 201, created.text);
+    await page.getByRole('button', { name: 'Keys and credits' }).click();
+    const row = page.locator('#keys-body tr', { hasText: 'carol' });
+    await row.waitFor();
+    const text = await row.innerText();
+    assert.match(text, /only example\.com, \*\.docs\.example\.org; not ads\.example\.com/);
+    assert.match(text, /web_fetch 20, 100 credits per session/);
+    const headings = await page.locator('#keys-table th').allInnerTexts();
+    assert.ok(headings.includes('Domains') && headings.includes('Session budget'), headings.join(', '));
   });
 
   test('overview and providers pages render; the playground shows output, data and display', async () => {
@@ -354,5 +447,49 @@ describe('operator console in the browser (real Chromium)', chromiumTestGate(), 
       checked.push(name);
     }
     assert.equal(checked.length, 5);
+  });
+
+  test('a console reloaded while its address is locked out (429) keeps its key and shows the wait', async () => {
+    // A gateway of its own (its own store): the lock-out must not reach the tests above.
+    const store = createMemoryStore();
+    const ops = (await createApiKey(store, { agent: 'ops', admin: true })).key;
+    const locked = createPeriscope({ gateway: { port: 0, authFailuresPerMinute: 2 } }, { store, env: {} });
+    const lockedGateway = createGateway({ periscope: locked, version: '0.0.0-test' });
+    const base = (await lockedGateway.listen()).url;
+    const tab = await freshPage(base);
+    try {
+      await tab.goto(`${base}/console`);
+      await tab.getByLabel('Admin key').fill(ops);
+      await tab.getByRole('button', { name: 'Open the console' }).click();
+      await tab.getByRole('navigation', { name: 'Pages' }).waitFor();
+      // Something else on this address fails twice: the address is locked out for up to a minute.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const wrong = await httpCall(`${base}/v1/status`, { headers: { authorization: 'Bearer psk_wrong' } });
+        assert.equal(wrong.status, 401);
+      }
+      const blocked = await httpCall(`${base}/v1/status`, { headers: { authorization: `Bearer ${ops}` } });
+      assert.equal(blocked.status, 429);
+      const retryAfter = Number(blocked.headers['retry-after']);
+      await tab.reload();
+      const wait = tab.locator('#login-wait').filter({ hasText: /signing in again in \d+ s/ });
+      await wait.waitFor();
+      const seconds = Number(/in (\d+) s\.?$/.exec(await wait.innerText())?.[1]);
+      assert.ok(
+        seconds >= 1 && seconds <= retryAfter,
+        `the wait shown (${seconds} s) is the gateway's (${retryAfter} s)`,
+      );
+      assert.match(await wait.innerText(), /too many failed authentications/);
+      assert.equal(
+        await tab.evaluate(() => sessionStorage.getItem('periscope.console.key')),
+        ops,
+        'the key is kept in this tab',
+      );
+      assert.equal(await tab.getByRole('navigation', { name: 'Pages' }).isVisible(), false);
+    } finally {
+      await tab.context().close();
+      await lockedGateway.close();
+      await locked.close();
+      await store.close();
+    }
   });
 });

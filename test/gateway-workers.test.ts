@@ -39,6 +39,8 @@ before(async () => {
     JSON.stringify({
       network: { allowPrivateNetwork: ['127.0.0.1/32'] },
       store: { url: `sqlite://${join(folder, 'state.db')}` },
+      // The failed authentications of every test here (revoked keys, unknown sessions) are one count in the store.
+      gateway: { authFailuresPerMinute: 1000 },
       // Every call a real fetch and a real charge: no page cache.
       cache: { enabled: false },
       limits: { credits: { enabled: true, cost: { web_fetch: 2 } } },

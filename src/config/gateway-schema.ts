@@ -62,7 +62,7 @@ export const gatewaySchema = z
       .positive()
       .default(10)
       .describe(
-        'Failed authentications per client IP per minute before that IP gets 429 for the rest of the minute.',
+        'Failed authentications per client IP per minute, counted in the store across workers and instances, before that IP gets 429 until the oldest of them is a minute old.',
       ),
     allowedHosts: z
       .array(z.string().min(1))

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type ApiKeyRecord, listApiKeys, verifyApiKey } from '../../keys/api-keys.ts';
 import type { Store } from '../../store/store.ts';
+import { createAuthFailureLimit } from './auth-failures.ts';
 import { GatewayError } from './http-io.ts';
 
 /** Who a request runs as. */
@@ -20,21 +21,19 @@ export interface AuthenticatorOptions {
   onFailure?: (reason: string) => void;
 }
 
-const WINDOW_MS = 60_000;
-/** Client IPs remembered at most; the oldest are forgotten first. */
-const MAX_TRACKED_CLIENTS = 10_000;
 /** How long "are there any keys?" is remembered (keys created or revoked by the CLI show up within it). */
 const KEYS_PRESENT_TTL_MS = 1000;
 
 /**
  * Bearer-key authentication with a per-client-IP limit on failures. Once an IP has failed `failuresPerMinute` times
- * in a minute, every request from it gets 429 until that minute is over, whatever key it presents.
+ * in a minute, every request from it gets 429 until the oldest of those failures is a minute old, whatever key it
+ * presents. The count is kept in the store (auth-failures.ts): one for every worker and instance sharing it.
  *
  * Keys are required when any active key exists (checked at most once a second) or when the gateway is bound to a
  * non-loopback address. A presented key is always checked: a wrong or revoked key is 401 even in open mode.
  */
 export function createAuthenticator(options: AuthenticatorOptions) {
-  const failures = new Map<string, { count: number; since: number }>();
+  const failures = createAuthFailureLimit(options.store, options.failuresPerMinute);
   let keysPresent: { value: boolean; at: number } | undefined;
   /**
    * The key checks of this turn of the event loop: requests parsed in the same turn (a busy gateway reads many a
@@ -62,29 +61,10 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     return keysPresent.value;
   }
 
-  function blockedFor(ip: string): number {
-    const entry = failures.get(ip);
-    if (!entry) return 0;
-    const elapsed = Date.now() - entry.since;
-    if (elapsed >= WINDOW_MS) {
-      failures.delete(ip);
-      return 0;
-    }
-    return entry.count >= options.failuresPerMinute ? WINDOW_MS - elapsed : 0;
-  }
-
-  function fail(ip: string, reason: string, message: string): GatewayError {
+  async function fail(ip: string, reason: string, message: string): Promise<GatewayError> {
     options.onFailure?.(reason);
-    const entry = failures.get(ip);
-    if (entry && Date.now() - entry.since < WINDOW_MS) entry.count += 1;
-    else {
-      failures.delete(ip);
-      if (failures.size >= MAX_TRACKED_CLIENTS) {
-        const oldest = failures.keys().next().value;
-        if (oldest !== undefined) failures.delete(oldest);
-      }
-      failures.set(ip, { count: 1, since: Date.now() });
-    }
+    const waitMs = await failures.record(ip);
+    if (waitMs > 0) return tooMany(ip, waitMs);
     return new GatewayError(401, 'UNAUTHORIZED', message, {
       'www-authenticate': 'Bearer realm="periscope"',
     });
@@ -95,29 +75,32 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     /** The principal, or a GatewayError (401 or 429) to send. */
     async authenticate(request: IncomingMessage): Promise<Principal> {
       const ip = request.socket.remoteAddress ?? 'unknown';
-      const waitMs = blockedFor(ip);
-      if (waitMs > 0) {
-        throw new GatewayError(
-          429,
-          'TOO_MANY_REQUESTS',
-          `too many failed authentications from ${ip}; try again in ${Math.ceil(waitMs / 1000)} s`,
-          { 'retry-after': String(Math.ceil(waitMs / 1000)) },
-        );
-      }
+      const waitMs = await failures.blockedFor(ip);
+      if (waitMs > 0) throw tooMany(ip, waitMs);
       const header = request.headers.authorization;
       if (header === undefined) {
         if (!(await keysRequired())) return { agent: options.defaultAgent, admin: false };
-        throw fail(ip, 'missing', 'an API key is required: send Authorization: Bearer <key>');
+        throw await fail(ip, 'missing', 'an API key is required: send Authorization: Bearer <key>');
       }
       const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
       if (token === undefined) {
-        throw fail(ip, 'malformed', 'the Authorization header must be Bearer <key>');
+        throw await fail(ip, 'malformed', 'the Authorization header must be Bearer <key>');
       }
       const record = await verify(token);
-      if (!record) throw fail(ip, 'invalid', 'the API key is not valid (unknown, mistyped or revoked)');
+      if (!record) throw await fail(ip, 'invalid', 'the API key is not valid (unknown, mistyped or revoked)');
       return { agent: record.agent, admin: record.admin, key: record };
     },
   };
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
+
+function tooMany(ip: string, waitMs: number): GatewayError {
+  const seconds = String(Math.max(1, Math.ceil(waitMs / 1000)));
+  return new GatewayError(
+    429,
+    'TOO_MANY_REQUESTS',
+    `too many failed authentications from ${ip}; try again in ${seconds} s`,
+    { 'retry-after': seconds },
+  );
+}

@@ -8,6 +8,8 @@ export function startBanner(options: {
   url: string;
   tools: readonly string[];
   keysRequired: boolean;
+  /** The operator console is served (gateway.console.enabled). */
+  console?: boolean;
   configPath?: string | undefined;
 }): string {
   const { url, tools } = options;
@@ -36,6 +38,11 @@ export function startBanner(options: {
     `Periscope gateway on ${url}`,
     `  tools    POST ${url}/v1/tools/${toolList}   (GET /v1/tools, /openapi.json)`,
     `  MCP      ${url}/mcp   (Streamable HTTP)`,
+    ...(options.console === false
+      ? []
+      : [
+          `  console  ${url}/console   (${options.keysRequired ? 'an admin key signs in' : 'open: no keys yet'})`,
+        ]),
     '  ops      /v1/status  /healthz  /metrics',
     '',
     'MCP client configuration, over HTTP (this server):',

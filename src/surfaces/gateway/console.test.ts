@@ -149,6 +149,20 @@ describe('console with keys', () => {
     assert.equal((await httpCall(`${running.url}/console/nothing.js`)).status, 404);
   });
 
+  test('the page says a key is needed, so the console never has to fail an authentication to learn it; /favicon.ico is a public, cacheable image', async () => {
+    for (const path of ['/console', '/console/', '/console/index.html']) {
+      const page = await httpCall(`${running.url}${path}`);
+      assert.match(page.text, /<meta name="periscope-sign-in" content="key">/, path);
+      assert.equal(Number(page.headers['content-length']), Buffer.byteLength(page.text), path);
+    }
+    const icon = await httpCall(`${running.url}/favicon.ico`);
+    assert.equal(icon.status, 200, icon.text);
+    assert.equal(icon.headers['content-type'], 'image/svg+xml');
+    assert.match(String(icon.headers['cache-control']), /^public, max-age=\d+$/);
+    assert.match(icon.text, /^<svg /);
+    assert.equal((await httpCall(`${running.url}/favicon.ico`, { method: 'HEAD' })).text, '');
+  });
+
   test('a page from another Host or Origin is refused (DNS rebinding), even for the static files', async () => {
     const port = new URL(running.url).port;
     const refused = await httpCall(`${running.url}/console`, { headers: { host: `evil.example:${port}` } });
@@ -480,11 +494,17 @@ test('the overview shows the calls running now and those queued behind gateway.m
   }
 });
 
-test('open mode (no keys, loopback): the console API answers without a key', async () => {
+test('open mode (no keys, loopback): the console API answers without a key, and the page says so', async () => {
   const running = await startGateway();
   try {
     const overview = await httpCall(`${running.url}/v1/admin/console/overview`);
     assert.equal(overview.status, 200);
+    const page = await httpCall(`${running.url}/console`);
+    assert.match(
+      page.text,
+      /<meta name="periscope-sign-in" content="open">/,
+      'the page says no key is needed',
+    );
   } finally {
     await running.close();
   }

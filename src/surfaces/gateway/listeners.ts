@@ -123,6 +123,14 @@ function listening(
  */
 export function portFree(host: string, port: number): Promise<void> {
   if (port === 0) return Promise.resolve();
+  return canListen(host, port);
+}
+
+/**
+ * Fails as listening on host:port would (EADDRNOTAVAIL: not an address of this machine; EADDRINUSE; EACCES), by
+ * listening there a moment (`port` 0: any free port, so only the host is tried).
+ */
+export function canListen(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

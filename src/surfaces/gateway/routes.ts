@@ -13,7 +13,7 @@ import {
   playgroundPrincipal,
   unknownPlaygroundTool,
 } from './routes/console-api.ts';
-import { consoleStatic } from './routes/console-static.ts';
+import { consoleStatic, favicon } from './routes/console-static.ts';
 import { health } from './routes/health.ts';
 import { mcp, toolCallsIn } from './routes/mcp.ts';
 import { metrics } from './routes/metrics.ts';
@@ -239,6 +239,16 @@ function consoleRoutes(tools: readonly Tool[]): Route[] {
   const json = (description: string) => ({ '200': { description } });
   return [
     { ...page, path: '/console', doc: operation('console', 'console', 'The operator console.', HTML) },
+    {
+      method: ['GET', 'HEAD'],
+      path: '/favicon.ico',
+      access: 'public',
+      hostCheck: 'never', // an icon, the same for everyone: nothing a rebinding page could learn from it
+      doc: operation('favicon', 'console', "The console's icon (SVG), cacheable.", {
+        '200': { description: 'The icon.', content: { 'image/svg+xml': {} } },
+      }),
+      handle: favicon,
+    },
     {
       ...page,
       path: '/console/*',

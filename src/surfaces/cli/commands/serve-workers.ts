@@ -3,17 +3,13 @@ import type { SharedCalls, SharedMetrics } from '../../gateway/gateway.ts';
 import type { MetricsSnapshot } from '../../gateway/metrics.ts';
 import type { FinishedCall, RecentCall } from '../../gateway/recent-calls.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import type { Announced } from './serve.ts';
 
 /** What a worker tells the primary (node:cluster IPC). */
 export type WorkerReport =
-  | {
-      type: 'periscope:listening';
-      url: string;
-      host: string;
-      port: number;
-      keysRequired: boolean;
-      peerPort: number;
-    }
+  | (Announced & { type: 'periscope:listening'; port: number; peerPort: number })
+  /** A worker started beside the first is ready to hear its go (see workerListening). */
+  | { type: 'periscope:waiting' }
   | { type: 'periscope:stopping'; inFlight: number }
   | { type: 'periscope:stopped'; drained: boolean }
   /** Calls this worker ran (in batches, in brief), for the other workers' consoles. */
@@ -30,6 +26,8 @@ export type WorkerReport =
 /** What the primary tells a worker. */
 export type PrimaryOrder =
   | { type: 'periscope:stop' }
+  /** A worker started beside the first: its turn to open the store and listen (on `port`, with own sockets). */
+  | { type: 'periscope:go'; port?: number }
   /** Where each worker's MCP sessions are: session id prefix (`w1.`) → its loopback port. */
   | { type: 'periscope:peers'; peers: Record<string, number> }
   /** Calls another worker ran (see SharedCalls). */
@@ -56,7 +54,7 @@ export interface PrimaryOptions {
   ownSockets: boolean;
   io: CliIo;
   /** Called once every worker listens (the banner). */
-  onListening(listening: { url: string; host: string; keysRequired: boolean }): void;
+  onListening(listening: Announced): void;
 }
 
 /** A worker sends its finished calls to the others at most this often (the console's tail is a second behind at most). */
@@ -68,6 +66,8 @@ const METRICS_GATHER_MS = 500;
 /** Where a worker learns how to listen (set by the primary, see workerListening). */
 const OWN_SOCKET_ENV = 'PERISCOPE_SERVE_OWN_SOCKET';
 const PORT_ENV = 'PERISCOPE_SERVE_PORT';
+/** Set for the workers started beside the first: they load, then wait for the primary's `periscope:go`. */
+const WAIT_ENV = 'PERISCOPE_SERVE_WAIT';
 
 /**
  * Whether the workers listen on sockets of their own (SO_REUSEPORT) rather than node:cluster's default, where
@@ -83,14 +83,27 @@ export function ownSockets(): boolean {
 
 /**
  * In a worker: whether it listens on sockets of its own on the port it shares with the others, and the port the
- * first worker got (if not the first).
+ * first worker got (if not the first). A worker started beside the first waits here for the primary's go, which
+ * comes once the first listens (undefined: the primary ordered a stop, or is gone, before it came).
  */
-export function workerListening(): { shared: boolean; port?: number } {
+export async function workerListening(): Promise<{ shared: boolean; port?: number } | undefined> {
+  const shared = process.env[OWN_SOCKET_ENV] === '1';
+  if (process.env[WAIT_ENV] === '1') {
+    const go = await new Promise<PrimaryOrder | undefined>((resolve) => {
+      const heard = (order: PrimaryOrder) => {
+        if (order?.type !== 'periscope:go' && order?.type !== 'periscope:stop') return;
+        process.off('message', heard);
+        resolve(order);
+      };
+      process.on('message', heard);
+      process.once('disconnect', () => resolve(undefined));
+      report({ type: 'periscope:waiting' });
+    });
+    if (go?.type !== 'periscope:go') return undefined;
+    return { shared, ...(go.port === undefined ? {} : { port: go.port }) };
+  }
   const port = process.env[PORT_ENV];
-  return {
-    shared: process.env[OWN_SOCKET_ENV] === '1',
-    ...(port !== undefined && /^\d+$/.test(port) ? { port: Number(port) } : {}),
-  };
+  return { shared, ...(port !== undefined && /^\d+$/.test(port) ? { port: Number(port) } : {}) };
 }
 
 /** A worker that exits this soon after it was started, before listening, is not started again. */
@@ -98,11 +111,12 @@ const CRASH_LOOP_MS = 5_000;
 const BIN = new URL('../../../../bin/periscope.js', import.meta.url).pathname;
 
 /**
- * `periscope serve --workers N`: the primary process of node:cluster. It starts one worker and waits for it to
- * listen (a mistake — a port in use, no key on a public host — is then told once, with that worker's exit code),
- * then the others on the same port — on Linux each on a socket of its own that the kernel deals new connections
- * to (ownSockets), elsewhere on the primary's, which deals them out in turn; the banner comes once all of them
- * listen. Each worker is a whole gateway on the shared store: keys, credits, rate limits, usage and the page cache are exact
+ * `periscope serve --workers N`: the primary process of node:cluster. It starts every worker at once: the first
+ * opens the store and listens while the others load their modules (seconds each on a busy machine: one after the
+ * other, two workers took three processes' start-up before the banner) and wait; once the first listens (a mistake —
+ * a port in use, no key on a public host — is then told once, with that worker's exit code), the others are told to
+ * go, on the same port — on Linux each on a socket of its own that the kernel deals new connections to
+ * (ownSockets), elsewhere on the primary's, which deals them out in turn; the banner comes once all of them listen. Each worker is a whole gateway on the shared store: keys, credits, rate limits, usage and the page cache are exact
  * across them; what lives in a process (the console's recent calls, /metrics, robots.txt and in-process
  * document caches) is per worker. MCP sessions live in the worker that opened them (their ids start `w<id>.`); each
  * worker also listens on a loopback port of its own, which the primary tells the others, so a session's request
@@ -196,11 +210,22 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       resolve(0);
     };
 
-    function start(): Worker {
+    /** Workers started beside the first that are ready for their go, which they get once the first listens. */
+    const waiting = new Set<Worker>();
+    const go = (worker: Worker) => {
+      const order: PrimaryOrder = {
+        type: 'periscope:go',
+        ...(options.ownSockets && port !== undefined ? { port } : {}),
+      };
+      if (worker.isConnected() && !stopping) worker.send(order);
+    };
+
+    function start(wait = false): Worker {
       const worker = cluster.fork({
         ...options.env,
         ...(options.ownSockets ? { [OWN_SOCKET_ENV]: '1' } : {}),
         ...(options.ownSockets && port !== undefined ? { [PORT_ENV]: String(port) } : {}),
+        ...(wait ? { [WAIT_ENV]: '1' } : {}),
       });
       const startedAt = Date.now();
       let workerListening = false;
@@ -213,11 +238,15 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
           tellPeers();
           if (!listening) {
             listening = true;
-            for (let index = 1; index < options.workers && !stopping; index++) start();
+            for (const other of waiting) go(other);
+            waiting.clear();
           }
           ready += 1;
           if (ready === options.workers) options.onListening(report);
           if (stopping) order(worker);
+        } else if (report.type === 'periscope:waiting') {
+          if (listening) go(worker);
+          else waiting.add(worker);
         } else if (report.type === 'periscope:stopping') {
           reports.set(worker, report.inFlight);
           if (reports.size === workers.size) {
@@ -244,6 +273,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       });
       worker.on('exit', (code) => {
         workers.delete(worker);
+        waiting.delete(worker);
         reports.delete(worker);
         if (peerPorts.delete(worker) && !stopping) tellPeers();
         if (stopping || failure !== undefined) return finish();
@@ -277,6 +307,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
     start();
+    for (let index = 1; index < options.workers; index++) start(true);
   });
 }
 

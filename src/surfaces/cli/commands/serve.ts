@@ -3,10 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { loadConfig } from '../../../config/load-config.ts';
 import { startBanner } from '../../gateway/banner.ts';
-import { createGateway } from '../../gateway/gateway.ts';
-import { ACCEPT_SOCKETS, portFree } from '../../gateway/listeners.ts';
-import { mountMcp } from '../../gateway/mount-mcp.ts';
+import { ACCEPT_SOCKETS, canListen, portFree } from '../../gateway/listeners.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
 import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
 import {
@@ -18,7 +17,6 @@ import {
   parseFlags,
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
-import { openPeriscope } from '../open-periscope.ts';
 import {
   ownSockets,
   report,
@@ -79,6 +77,20 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/**
+ * What serving takes besides the config: the gateway, MCP and the whole toolkit, seconds of module loading on a
+ * busy machine. Loaded only by a process that serves — not by the primary of `--workers N`, which prints at once
+ * that it is starting them and then only watches them.
+ */
+async function loadServing() {
+  const [{ createGateway }, { mountMcp }, { openPeriscope }] = await Promise.all([
+    import('../../gateway/gateway.ts'),
+    import('../../gateway/mount-mcp.ts'),
+    import('../open-periscope.ts'),
+  ]);
+  return { createGateway, mountMcp, openPeriscope };
+}
+
 async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<number> {
   const { values, positionals } = parseFlags('serve', argv, FLAGS);
   if (values.help) {
@@ -87,7 +99,12 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
   }
   if (positionals.length > 0)
     throw new UsageError(`serve takes no arguments, got '${positionals.join(' ')}'`);
-  const listenHow = inWorker ? workerListening() : { shared: false };
+  // A worker hears for its turn from now (workerListening), loads what it serves with while the first worker
+  // starts, then waits for that turn.
+  const turn = inWorker ? workerListening() : undefined;
+  const serving = inWorker ? await loadServing() : undefined;
+  const listenHow = turn ? await turn : { shared: false };
+  if (listenHow === undefined) return EXIT_OK; // stopped before its turn came
   // A worker after the first listens on the port the first one got (`--port 0`: one port for all).
   const port = listenHow.port ?? integerFlag(values, 'port', 0);
   const askedWorkers = values.workers === 'auto' ? availableParallelism() : integerFlag(values, 'workers', 1);
@@ -97,55 +114,51 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
   const gateway: Record<string, unknown> = {};
   if (port !== undefined) gateway.port = port;
   if (typeof values.host === 'string') gateway.host = values.host;
-  const { periscope, source } = openPeriscope(
-    io,
-    values,
-    { network: networkOverrides(values), ...egressOverrides(values), gateway },
-    true,
-  );
-  const { config } = periscope;
+  const overrides = { network: networkOverrides(values), ...egressOverrides(values), gateway };
   /** The banner (and the open-mode note), once the gateway — or every worker — listens. */
-  const announce = (listening: { url: string; host: string; keysRequired: boolean }) => {
+  const announce = (listening: Announced, source: string | undefined) => {
     if (!listening.keysRequired) writeLine(io.stderr, noKeysNote(listening.host));
-    writeLine(
-      io.stdout,
-      startBanner({
-        url: listening.url,
-        tools: periscope.tools.map((tool) => tool.name),
-        keysRequired: listening.keysRequired,
-        configPath: source,
-      }),
-    );
+    writeLine(io.stdout, startBanner({ ...listening, configPath: source }));
   };
   if (!inWorker) {
+    // The config only (the workers build the rest): the same file, environment and flags the workers read.
+    const { config, source } = loadConfig({
+      configPath: typeof values.config === 'string' ? values.config : undefined,
+      env: io.env,
+      cwd: io.cwd,
+      overrides,
+    });
     const memoryStore = config.store.url === undefined || config.store.url.startsWith('memory:');
     if (memoryStore && askedWorkers !== undefined && askedWorkers > 1) {
-      await periscope.close();
       throw new UsageError(
         `--workers ${askedWorkers} needs a store the workers share (store.url sqlite://… or redis://…); with memory: each would keep its own keys and credits — use --workers 1`,
       );
     }
     const workers = askedWorkers ?? (memoryStore ? 1 : availableParallelism());
     if (workers > 1) {
-      await periscope.close(); // the primary serves nothing and opens no store: the workers do
       const own = ownSockets();
-      if (own) {
-        // The workers share the port on purpose: nothing else may hold it.
-        const { host, port: asked } = config.gateway;
-        await portFree(host, asked).catch((error: unknown) => {
-          throw cannotListen(error, host, asked);
-        });
-      }
+      // The workers share the port on purpose: nothing else may hold it (with their own sockets); and a host that
+      // is not this machine's is told here, once, before anything starts.
+      const { host, port: asked } = config.gateway;
+      const probe = own && asked !== 0 ? portFree(host, asked) : canListen(host, 0);
+      await probe.catch((error: unknown) => {
+        throw cannotListen(error, host, asked);
+      });
+      // The workers take seconds to load and open the store: say so now, not only once all of them listen.
+      writeLine(io.stderr, `periscope: starting ${workers} workers…`);
       return runPrimary({
         workers,
         args: ['serve', ...argv],
         env: { PERISCOPE_SERVE_WORKER: '1' },
         ownSockets: own,
         io,
-        onListening: announce,
+        onListening: (listening) => announce(listening, source),
       });
     }
   }
+  const { createGateway, mountMcp, openPeriscope } = serving ?? (await loadServing());
+  const { periscope, source } = openPeriscope(io, values, overrides, true);
+  const { config } = periscope;
   const server = createGateway({
     periscope,
     mcp: mountMcp,
@@ -180,10 +193,8 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     });
     report({
       type: 'periscope:listening',
-      url: listening.url,
-      host: listening.host,
+      ...announced(listening, periscope.tools, config.gateway),
       port: listening.port,
-      keysRequired: listening.keysRequired,
       peerPort,
     });
     await stopOrdered();
@@ -197,7 +208,7 @@ async function serve(argv: string[], io: CliIo, inWorker: boolean): Promise<numb
     report({ type: 'periscope:stopped', drained });
     return EXIT_OK;
   }
-  announce(listening);
+  announce(announced(listening, periscope.tools, config.gateway), source);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -231,6 +242,31 @@ function cannotListen(error: unknown, host: string, port: number): unknown {
     default:
       return error;
   }
+}
+
+/** What the banner says of a listening gateway (a worker tells it to the primary). */
+export interface Announced {
+  url: string;
+  host: string;
+  keysRequired: boolean;
+  tools: string[];
+  /** The operator console is served (gateway.console.enabled). */
+  console: boolean;
+}
+
+function announced(
+  listening: { url: string; host: string; keysRequired: boolean },
+  tools: readonly { name: string }[],
+  gateway: { console?: { enabled: boolean } | undefined },
+): Announced {
+  const { url, host, keysRequired } = listening;
+  return {
+    url,
+    host,
+    keysRequired,
+    tools: tools.map((tool) => tool.name),
+    console: gateway.console?.enabled !== false,
+  };
 }
 
 function noKeysNote(host: string): string {

@@ -30,14 +30,26 @@ export async function api(path, options = {}) {
   });
   const body = await response.json().catch(() => ({}));
   if (!response.ok && !options.keepError) {
-    throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
+    const error = new Error(body?.error?.message ?? `HTTP ${response.status}`);
+    error.status = response.status;
+    // Seconds to wait before trying again (429, 503), as the gateway's Retry-After says.
+    const wait = Number(response.headers.get('retry-after'));
+    if (wait > 0) error.retryAfterSeconds = wait;
+    throw error;
   }
   return { status: response.status, body };
 }
 
+/** Whether the gateway asks for a key, as the console page it served says (so no request has to fail to find out). */
+export function keyRequired() {
+  return document.querySelector('meta[name="periscope-sign-in"]')?.getAttribute('content') === 'key';
+}
+
 /**
- * Tries `key` on the console API; if it opens the console, keeps it and calls `opened`. Resolves to why it was
- * refused, or to undefined (signed in, or a later attempt has started: that one decides).
+ * Tries `key` on the console API; if it opens the console, keeps it and calls `opened`. Resolves to the error that
+ * refused it, or to undefined (signed in, or a later attempt has started: that one decides). Only a refusal of the
+ * key itself (401, 403) forgets it; an answer that asks to wait (429 too many failed authentications from this
+ * address, 503) keeps it, with the wait in `retryAfterSeconds`, and so does a gateway that could not be reached.
  */
 export async function signIn(key, opened) {
   const attempt = ++signInAttempt;
@@ -46,9 +58,11 @@ export async function signIn(key, opened) {
     await api('/v1/admin/console/overview');
   } catch (error) {
     if (attempt !== signInAttempt) return undefined;
-    adminKey = '';
-    sessionStorage.removeItem(KEY_STORAGE);
-    return error.message;
+    if (error.status === 401 || error.status === 403) {
+      adminKey = '';
+      sessionStorage.removeItem(KEY_STORAGE);
+    }
+    return error;
   }
   if (attempt !== signInAttempt) return undefined;
   if (key) sessionStorage.setItem(KEY_STORAGE, key);

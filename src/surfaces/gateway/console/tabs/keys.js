@@ -54,11 +54,29 @@ function keyRow(key) {
     key.agent,
     key.admin ? 'yes' : '',
     formatRate(key.rate),
+    describeDomains(key.domains),
+    describeSession(key.session),
     key.createdAt,
     key.revokedAt ?? '',
     key.note ?? '',
     actions,
   ]);
+}
+
+/** The domains a key's calls are narrowed to, as `periscope keys list` shows them: `only a.com; not b.com`. */
+function describeDomains(domains) {
+  const parts = [];
+  if (domains?.allow?.length) parts.push(`only ${domains.allow.join(', ')}`);
+  if (domains?.block?.length) parts.push(`not ${domains.block.join(', ')}`);
+  return parts.join('; ');
+}
+
+/** A key's session budget, as `periscope keys list` shows it: `web_fetch 20, 100 credits per session`. */
+function describeSession(session) {
+  if (!session) return '';
+  const parts = Object.entries(session.maxCalls ?? {}).map(([tool, calls]) => `${tool} ${calls}`);
+  if (session.maxCredits !== undefined) parts.push(`${session.maxCredits} credits`);
+  return parts.length ? `${parts.join(', ')} per session` : '';
 }
 
 async function loadLedger(agent) {
