@@ -1,5 +1,4 @@
 import { hintFor as callHint } from '../../../agent/call-hint.ts';
-import type { ToolErrorData } from '../../../errors.ts';
 import type { ToolResult } from '../../../tool-call.ts';
 import { bestPassageStart, passagesHint } from '../../../tools/fetch-output.ts';
 import {
@@ -12,6 +11,7 @@ import {
 import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK } from '../cli-error.ts';
 import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
+import { errorHint } from '../error-hint.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -51,32 +51,6 @@ ${NETWORK_FLAGS_HELP}
 ${EGRESS_FLAGS_HELP}
 
 Exit codes: 0 ok, 1 the fetch failed (the reason is printed), 2 usage or config error.`;
-
-/** The flag that sets each named network limit (`details.limit` of TIMEOUT, BODY_TOO_LARGE, too many redirects). */
-const LIMIT_FLAGS: Record<string, string> = {
-  totalTimeoutMs: '--total-timeout-ms',
-  connectTimeoutMs: '--connect-timeout-ms',
-  headersTimeoutMs: '--headers-timeout-ms',
-  bodyTimeoutMs: '--body-timeout-ms',
-  maxBytes: '--max-bytes',
-  maxHeaderBytes: '--max-header-bytes',
-  maxRedirects: '--max-redirects',
-};
-
-/** What a person at a terminal can do about an error (the model gets its own sentence). */
-function errorHint(error: ToolErrorData): string {
-  const details = error.details ?? {};
-  const flag = typeof details.limit === 'string' ? LIMIT_FLAGS[details.limit] : undefined;
-  if (flag) return ` (raise it with ${flag} N)`;
-  if (error.code !== 'URL_BLOCKED') return '';
-  // A scheme refusal says itself that only http and https can be fetched.
-  // A private, loopback or otherwise non-public address, given or resolved, or a local host name: the allow-list
-  // can open it. Other refusals (a scheme, a DNS answer that is not an address) are not a network to trust.
-  const isAddressBlock = typeof details.address === 'string' || details.reason === 'loopback';
-  return isAddressBlock
-    ? ' (if you trust that network, open it with --allow-private-network <cidr|host>)'
-    : '';
-}
 
 /** The flag that sets each input field, for usage messages. */
 const INPUT_FLAGS = {
