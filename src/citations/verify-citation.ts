@@ -49,14 +49,17 @@ export const verifyCitationInputSchema = z
   .refine((input) => (input.start === undefined) === (input.end === undefined), {
     message: 'give start and end together, or neither',
     path: ['end'],
+    params: { requires: 'start' },
   })
   .refine((input) => input.start === undefined || input.end === undefined || input.end > input.start, {
     message: 'end must be greater than start',
     path: ['end'],
+    params: { order: 'must be greater than', with: 'start' },
   })
   .refine((input) => !(input.refetch && input.cacheOnly), {
     message: 'refetch and cacheOnly exclude each other; give one',
     path: ['cacheOnly'],
+    params: { excludes: 'refetch' },
   });
 
 export type VerifyCitationInput = z.input<typeof verifyCitationInputSchema>;

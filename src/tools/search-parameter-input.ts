@@ -43,6 +43,7 @@ export function checkSearchParameters(
     context.addIssue({
       code: 'custom',
       path: ['before'],
+      params: { order: 'must not be earlier than', with: 'after' },
       message: `must not be earlier than after (${after})`,
     });
   if (freshness !== undefined && (after !== undefined || before !== undefined))

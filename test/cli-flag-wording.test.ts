@@ -1,0 +1,66 @@
+// The CLI speaks to a person in flags: the tools' messages for a model name input fields (`maxAgeSeconds`,
+// `start`/`end`, `after`), which the CLI words as the flags that set them.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import { type CliRun, runCli } from './support/run-cli.ts';
+
+const PAGE = `<!doctype html><html><head><title>Ferries</title></head><body><article><h1>Ferries</h1>
+<p>The ferry leaves Roscoff at 08:15 on weekdays, and at 09:30 on Sundays and public holidays.</p></article></body></html>`;
+const OPEN = ['--allow-private-network', '127.0.0.1'];
+
+let origin: TestServer;
+before(async () => {
+  origin = await startTestServer({
+    'GET /ferries': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
+  });
+});
+after(() => origin.close());
+
+const folder = () => mkdtempSync(join(tmpdir(), 'periscope-flag-wording-'));
+
+function assertUsageLine(result: CliRun, pattern: RegExp): void {
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+  assert.match(result.stderr, pattern);
+}
+
+test('a page from the cache says which flag reads it live (--max-age 0), not the input field', async () => {
+  const cwd = folder();
+  const url = `${origin.url}/ferries`;
+  const first = await runCli(['fetch', url, ...OPEN], { cwd });
+  assert.equal(first.code, 0, first.stderr);
+  const second = await runCli(['fetch', url, ...OPEN], { cwd });
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stdout, /^\[From cache, \d+ s old; run it again with --max-age 0 for a live answer\.\]\n/);
+  assert.doesNotMatch(second.stdout, /maxAgeSeconds/);
+});
+
+test('verify: rules between flags name the flags (--start and --end, --refetch and --cache-only)', async () => {
+  const cwd = folder();
+  const url = `${origin.url}/ferries`;
+  assertUsageLine(
+    await runCli(['verify', url, '--quote', 'x', '--start', '3'], { cwd }),
+    /^periscope: --start and --end go together: give both or neither\n$/,
+  );
+  assertUsageLine(
+    await runCli(['verify', url, '--quote', 'x', '--start', '5', '--end', '2'], { cwd }),
+    /^periscope: --end must be greater than --start, got '2'\n$/,
+  );
+  assertUsageLine(
+    await runCli(['verify', url, '--quote', 'x', '--refetch', '--cache-only'], { cwd }),
+    /^periscope: --cache-only cannot be combined with --refetch\n$/,
+  );
+  assert.equal(origin.calls.length, 0, 'a usage mistake makes no call');
+});
+
+test('search: a date range that runs backwards names --before and --after', async () => {
+  assertUsageLine(
+    await runCli(['search', 'ferries', '--after', '2025-03-01', '--before', '2025-01-01'], { cwd: folder() }),
+    /^periscope: --before must not be earlier than --after, got '2025-01-01'\n$/,
+  );
+});
