@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseDnsServer } from '../../net/pinned-lookup.ts';
 import { UsageError } from './cli-error.ts';
 
 export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
@@ -60,7 +61,7 @@ export const NETWORK_FLAGS_HELP = `Network (each flag overrides the config key n
   --max-redirects N       redirects followed (default 5)
   --proxy URL             http://host:port or socks5://host:port (default: HTTPS_PROXY/HTTP_PROXY/ALL_PROXY)
   --no-proxy LIST         hosts that bypass the proxy (default: NO_PROXY)
-  --dns-server HOST:PORT  ask this DNS server instead of the system resolver
+  --dns-server IP[:PORT]  ask this DNS server (an IP address, port 53 by default) instead of the system resolver
   --dns-timeout-ms N      one DNS query's wait before it is sent again (default 2000)
   --dns-tries N           times a query to --dns-server is sent (default 2)
   --user-agent TEXT       User-Agent header`;
@@ -137,6 +138,20 @@ export function numberFlag(values: ParsedFlags, name: string): number | string |
   return text.trim() === '' || Number.isNaN(value) ? String(raw) : value;
 }
 
+/** `--dns-server`, checked here so that its mistake names the flag: an IP address with an optional port. */
+function dnsServerFlag(values: ParsedFlags): string | undefined {
+  const server = values['dns-server'];
+  if (typeof server !== 'string') return undefined;
+  try {
+    parseDnsServer(server);
+  } catch {
+    throw new UsageError(
+      `--dns-server expects an IP address with an optional port (9.9.9.9, 9.9.9.9:5353, [2620:fe::fe]:53), got '${server}': a host name cannot be used`,
+    );
+  }
+  return server;
+}
+
 /** The `network` part of the config that the flags given override. */
 export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
   const network: Record<string, unknown> = {
@@ -150,7 +165,7 @@ export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
     maxRedirects: integerFlag(values, 'max-redirects', 0),
     proxy: values.proxy,
     noProxy: values['no-proxy'],
-    dnsServer: values['dns-server'],
+    dnsServer: dnsServerFlag(values),
     dnsTimeoutMs: integerFlag(values, 'dns-timeout-ms', 1),
     dnsTries: integerFlag(values, 'dns-tries', 1),
     userAgent: values['user-agent'],
