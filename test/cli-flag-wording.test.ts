@@ -65,3 +65,39 @@ test('search: a date range that runs backwards names --before and --after', asyn
     /^periscope: --before must not be earlier than --after, got '2025-01-01'\n$/,
   );
 });
+
+test('verify --hash: a malformed hash says the form it takes, in one line', async () => {
+  assertUsageLine(
+    await runCli(['verify', `${origin.url}/ferries`, '--quote', 'x', '--hash', 'abc'], { cwd: folder() }),
+    /^periscope: --hash must be sha256: followed by 64 hex digits, got 'abc'\n$/,
+  );
+});
+
+test('ask without a model names the flag first (--model), then the config key and the variables', async () => {
+  const result = await runCli(['ask', 'latest Node.js LTS?'], { cwd: folder() });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^periscope ask: no model configured: give --model NAME .*agent\.model.*PERISCOPE_MODEL/);
+});
+
+test('keys revoke twice: the second says the key was already revoked, at the first time', async () => {
+  const cwd = folder();
+  const created = await runCli(['keys', 'create', '--agent', 'bot-7', '--json'], { cwd });
+  assert.equal(created.code, 0, created.stderr);
+  const { id } = JSON.parse(created.stdout) as { id: string };
+  const first = await runCli(['keys', 'revoke', id], { cwd });
+  assert.match(first.stdout, new RegExp(`^revoked key ${id} \\(agent bot-7\\) at (\\S+)\\n$`));
+  const second = await runCli(['keys', 'revoke', id], { cwd });
+  assert.equal(second.code, 0, second.stderr);
+  const at = /at (\S+)\n$/.exec(first.stdout)?.[1];
+  assert.equal(second.stdout, `already revoked key ${id} (agent bot-7) at ${at}\n`);
+});
+
+test('--dns-server takes an IP address with an optional port; a host name is one line naming the flag', async () => {
+  assertUsageLine(
+    await runCli(['fetch', `${origin.url}/ferries`, '--dns-server', 'dns.example:53'], { cwd: folder() }),
+    /^periscope: --dns-server expects an IP address with an optional port \(.*\), got 'dns\.example:53': a host name cannot be used\n$/,
+  );
+  const help = await runCli(['fetch', '--help'], { cwd: folder() });
+  assert.match(help.stdout, /--dns-server IP\[:PORT\]/);
+  assert.doesNotMatch(help.stdout, /--dns-server HOST/);
+});

@@ -10,7 +10,7 @@ export const verifyCitationInputSchema = z
     quote: z.string().min(1).max(20_000).describe('The quoted text, verbatim, as the citation gives it.'),
     contentHash: z
       .string()
-      .regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex digits>')
+      .regex(/^sha256:[0-9a-f]{64}$/, 'sha256: followed by 64 hex digits')
       .optional()
       .describe(
         "The citation's contentHash (sha256:<hex> of the whole document as it was extracted), if it has one.",
