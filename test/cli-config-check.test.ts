@@ -30,8 +30,7 @@ test('config show refuses a custom provider module that search refuses, naming t
 test('config show prints a config whose custom provider module loads', async () => {
   const cwd = folderWith({
     'periscope.config.yaml': CUSTOM('./acme.js'),
-    'acme.js':
-      "export default { id: 'acme', async search() { return { results: [], warnings: [] }; } };\n",
+    'acme.js': "export default { id: 'acme', async search() { return { results: [], warnings: [] }; } };\n",
   });
   const shown = await runCli(['config', 'show', '--json'], { cwd });
   assert.equal(shown.code, 0, shown.stderr);

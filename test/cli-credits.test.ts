@@ -169,7 +169,7 @@ test("status shows the day's usage per agent, tool and provider (text and --json
   assert.equal((await runInProcess(['status', '--day', 'monday'])).code, 2);
 });
 
-test("status --day takes the calendar dates search --after takes: 2025-02-30 is refused by both, in one line", async () => {
+test('status --day takes the calendar dates search --after takes: 2025-02-30 is refused by both, in one line', async () => {
   const day = await runInProcess(['status', '--day', '2025-02-30']);
   assert.equal(day.code, 2);
   assert.match(day.stderr, /--day expects a calendar date as YYYY-MM-DD, got '2025-02-30'/);

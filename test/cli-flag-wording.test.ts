@@ -36,7 +36,10 @@ test('a page from the cache says which flag reads it live (--max-age 0), not the
   assert.equal(first.code, 0, first.stderr);
   const second = await runCli(['fetch', url, ...OPEN], { cwd });
   assert.equal(second.code, 0, second.stderr);
-  assert.match(second.stdout, /^\[From cache, \d+ s old; run it again with --max-age 0 for a live answer\.\]\n/);
+  assert.match(
+    second.stdout,
+    /^\[From cache, \d+ s old; run it again with --max-age 0 for a live answer\.\]\n/,
+  );
   assert.doesNotMatch(second.stdout, /maxAgeSeconds/);
 });
 
@@ -76,7 +79,10 @@ test('verify --hash: a malformed hash says the form it takes, in one line', asyn
 test('ask without a model names the flag first (--model), then the config key and the variables', async () => {
   const result = await runCli(['ask', 'latest Node.js LTS?'], { cwd: folder() });
   assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /^periscope ask: no model configured: give --model NAME .*agent\.model.*PERISCOPE_MODEL/);
+  assert.match(
+    result.stderr,
+    /^periscope ask: no model configured: give --model NAME .*agent\.model.*PERISCOPE_MODEL/,
+  );
 });
 
 test('keys revoke twice: the second says the key was already revoked, at the first time', async () => {

@@ -201,7 +201,9 @@ const scripts = markdownFiles()
 test('the docs have TypeScript blocks to run, the README library example among them', () => {
   const all = scripts.flat();
   assert.ok(all.length >= 5, `found ${all.length} blocks`);
-  assert.ok(all.some((block) => block.where.startsWith('README.md') && block.text.includes('createPeriscope(')));
+  assert.ok(
+    all.some((block) => block.where.startsWith('README.md') && block.text.includes('createPeriscope(')),
+  );
 });
 
 for (const page of scripts) {

@@ -60,7 +60,9 @@ const models = createServer(async (request, response) => {
       content: 'Node.js 24 [1].\n\nSources:\n[1] https://nodejs.org/en "Node.js"',
     });
   if (request.method === 'POST' && request.url?.endsWith('/v1/messages'))
-    return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANTHROPIC_REPLY));
+    return response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(ANTHROPIC_REPLY));
   response.writeHead(404).end();
 });
 await new Promise<void>((resolve) => models.listen(11434, '127.0.0.1', resolve));

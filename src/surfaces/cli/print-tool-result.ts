@@ -23,7 +23,10 @@ const USAGE_CODES = new Set(['INVALID_INPUT', 'CONFIG_INVALID']);
 export function printToolResult(io: CliIo, result: ToolResult, options: PrintToolResultOptions): number {
   if (options.json) writeLine(io.stdout, JSON.stringify(result, null, 2));
   else if (!result.isError)
-    writeLine(io.stdout, cacheNoteForPeople(options.render ? options.render(result) : result.output, result.data));
+    writeLine(
+      io.stdout,
+      cacheNoteForPeople(options.render ? options.render(result) : result.output, result.data),
+    );
   if (!result.isError) {
     if (result.display) writeLine(io.stderr, result.display);
     return EXIT_OK;
