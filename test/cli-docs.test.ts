@@ -90,3 +90,21 @@ test('every config key the README and docs name in code spans exists (network.dn
   }
   assert.deepEqual(unknown, []);
 });
+
+/** A value in a config example that stands for the reader's own: a made-up host or a module path. */
+const STAND_IN_VALUE = /(?:[\w-]+\.example(?:\.[a-z]+)?|[\w-]+\.internal)\b|module: \.{1,2}\//;
+
+test('in the YAML config examples, a made-up host or module path is marked as a placeholder on its line', () => {
+  const unmarked: string[] = [];
+  for (const file of docFiles().filter(REFERENCE_DOCS)) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    for (const block of text.matchAll(/^( *)```ya?ml\n([\s\S]*?)^\1```/gm)) {
+      for (const line of (block[2] as string).split('\n')) {
+        const [value = '', comment = ''] = line.split(/\s#\s/, 2);
+        if (STAND_IN_VALUE.test(value) && !/placeholder/.test(comment))
+          unmarked.push(`${file}: ${line.trim()}`);
+      }
+    }
+  }
+  assert.deepEqual(unmarked, []);
+});
