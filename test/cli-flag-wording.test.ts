@@ -107,3 +107,25 @@ test('--dns-server takes an IP address with an optional port; a host name is one
   assert.match(help.stdout, /--dns-server IP\[:PORT\]/);
   assert.doesNotMatch(help.stdout, /--dns-server HOST/);
 });
+
+test('a flag value the config would refuse is one line naming the flag, not the config key it sets', async () => {
+  const url = `${origin.url}/ferries`;
+  const callsBefore = origin.calls.length;
+  assertUsageLine(
+    await runCli(['search', 'ferries', '--allow-domain', 'a b'], { cwd: folder() }),
+    /^periscope: --allow-domain expects a domain pattern \(.*\), not a URL, got 'a b'\n$/,
+  );
+  assertUsageLine(
+    await runCli(['fetch', url, '--block-domain', 'http://x.example/'], { cwd: folder() }),
+    /^periscope: --block-domain expects a domain pattern .*, got 'http:\/\/x\.example\/'\n$/,
+  );
+  assertUsageLine(
+    await runCli(['fetch', url, '--allow-private-network', 'not an address'], { cwd: folder() }),
+    /^periscope: --allow-private-network expects a CIDR \(10\.0\.0\.0\/8\), an address .* got 'not an address'\n$/,
+  );
+  assertUsageLine(
+    await runCli(['fetch', url, '--proxy', 'ftp://127.0.0.1:21'], { cwd: folder() }),
+    /^periscope: --proxy expects http:\/\/host:port, .* got 'ftp:\/\/127\.0\.0\.1:21'\n$/,
+  );
+  assert.equal(origin.calls.length, callsBefore, 'a usage mistake makes no call');
+});
