@@ -115,9 +115,11 @@ const INPUT_ISSUE_NOTE = [
   '(`count`, `providerOptions.brave.safesearch`) and `details.constraint` what it broke, as data: `{ kind: "at-most",',
   'maximum }`, `{ kind: "at-least", minimum }` (with `of: "characters"` or `"items"` for a length), `{ kind:',
   '"whole-number" }`, `{ kind: "one-of", values }`, `{ kind: "format", description }`, `{ kind: "type", expected }`,',
-  '`{ kind: "excludes", with }` (not allowed together with the field `with`: web_fetch\'s `startIndex` with `query`) or',
-  '`{ kind: "other" }`. A surface words it for its users from these fields (the CLI names its flag: `--count must be',
-  '20 or less`), never from the message.',
+  '`{ kind: "excludes", with }` (not allowed together with the field `with`: web_fetch\'s `startIndex` with `query`),',
+  '`{ kind: "requires", with }` (given without the field `with` it goes with: verify_citation\'s `end` without',
+  '`start`), `{ kind: "order", relation, with }` (out of order with the field `with`; `relation` says how it must',
+  'compare: `must not be earlier than`) or `{ kind: "other" }`. A surface words it for its users from these fields',
+  '(the CLI names its flags: `--count must be 20 or less`, `--start and --end go together`), never from the message.',
 ].join('\n');
 
 if (import.meta.main) {

@@ -63,7 +63,8 @@ export const ERROR_REASONS = {
   CONFIG_INVALID: {
     'invalid-limit': 'A `network` limit in the config is out of range (`details.limit` names it).',
     'invalid-proxy': '`network.proxy` is not a usable proxy URL.',
-    'invalid-dns-server': '`network.dnsServers` holds an entry that is not an IP address.',
+    'invalid-dns-server':
+      '`network.dnsServer` (`--dns-server`) is not an IP address with an optional port: a host name cannot be used.',
     'invalid-allow-list-entry':
       '`network.allowPrivateNetwork` holds an entry that is neither a CIDR nor a host.',
     'invalid-base-url': "A provider's `baseUrl` is not an http(s) URL.",

@@ -17,6 +17,10 @@ export type InputConstraint =
   | { kind: 'type'; expected: string }
   /** Not allowed together with the input field `with` (web_fetch's `startIndex` with `query`). */
   | { kind: 'excludes'; with: string }
+  /** Given without the input field `with`, which it goes with (verify_citation's `start` and `end`). */
+  | { kind: 'requires'; with: string }
+  /** Out of order with the input field `with`: `relation` says how it must compare (`must not be earlier than`). */
+  | { kind: 'order'; relation: string; with: string }
   | { kind: 'other' };
 
 /** The input field a problem is about (`count`, `providerOptions.brave.safesearch`) and what it broke. */
@@ -45,8 +49,14 @@ function constraintOf(issue: z.core.$ZodIssue): InputConstraint {
     case 'custom': {
       // A schema's own rule (`.refine(…, { params: { excludes: 'query' } })`) names the field it rules out.
       // A rule that checks a text's form (`params: { format: 'a calendar date as YYYY-MM-DD' }`) describes it.
-      const params = issue.params as { excludes?: unknown; format?: unknown } | undefined;
+      // `requires` names the field it goes with; `order` with `with` how it compares with another field.
+      const params = issue.params as
+        | { excludes?: unknown; format?: unknown; requires?: unknown; order?: unknown; with?: unknown }
+        | undefined;
       if (typeof params?.excludes === 'string') return { kind: 'excludes', with: params.excludes };
+      if (typeof params?.requires === 'string') return { kind: 'requires', with: params.requires };
+      if (typeof params?.order === 'string' && typeof params.with === 'string')
+        return { kind: 'order', relation: params.order, with: params.with };
       return typeof params?.format === 'string'
         ? { kind: 'format', description: params.format }
         : { kind: 'other' };

@@ -460,7 +460,7 @@ test('no model configured, or an empty question: one line, exit 2', async () => 
   assert.equal(noModel.code, 2);
   assert.match(
     noModel.stderr.trim(),
-    /no model configured: set agent\.model .* PERISCOPE_MODEL \/ OPENAI_MODEL$/,
+    /no model configured: give --model NAME .* agent\.model .* PERISCOPE_MODEL \/ OPENAI_MODEL$/,
   );
   const empty = await runAsk(['--model', 'm', '   ']);
   assert.equal(empty.code, 2);

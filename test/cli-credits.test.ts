@@ -168,3 +168,13 @@ test("status shows the day's usage per agent, tool and provider (text and --json
   ]);
   assert.equal((await runInProcess(['status', '--day', 'monday'])).code, 2);
 });
+
+test('status --day takes the calendar dates search --after takes: 2025-02-30 is refused by both, in one line', async () => {
+  const day = await runInProcess(['status', '--day', '2025-02-30']);
+  assert.equal(day.code, 2);
+  assert.match(day.stderr, /--day expects a calendar date as YYYY-MM-DD, got '2025-02-30'/);
+  const after = await runInProcess(['search', 'tides', '--after', '2025-02-30']);
+  assert.equal(after.code, 2);
+  assert.match(after.stderr, /--after/);
+  assert.equal((await runInProcess(['status', '--day', '2024-02-29'])).code, 0);
+});

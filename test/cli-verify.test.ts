@@ -86,6 +86,11 @@ test('periscope verify: unreachable exits 1 with the code; usage mistakes exit 2
   const blocked = await periscope(['verify', `${origin.url}/ferries`, '--quote', QUOTE]);
   assert.equal(blocked.code, 1);
   assert.match(blocked.stdout, /^unreachable: \S+ could not be read \(URL_BLOCKED\)/);
+  assert.match(
+    blocked.stdout,
+    /\(if you trust that network, open it with --allow-private-network <cidr\|host>\)\n$/,
+    'the hint fetch gives for the same page',
+  );
 
   const noQuote = await periscope(['verify', `${origin.url}/ferries`]);
   assert.equal(noQuote.code, 2);

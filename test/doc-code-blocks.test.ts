@@ -3,8 +3,14 @@
 // .json) would run it. A block is a config file when any of its top-level keys is a config section (`network`,
 // `fetch`, `providers`, …): then it is loaded whole, so a misspelt section next to real ones is an error too.
 // Other blocks (an MCP client's configuration, a fragment to put under a key) must still parse.
+// Every TypeScript and JavaScript block runs as written, as a module, in a network namespace with loopback only
+// (`unshare -rn`), with `periscope` resolved to the source and stand-in model endpoints on 127.0.0.1
+// (test/support/doc-snippet-preload.ts): a block that uses a name it never defines, or calls an API that is not
+// there, fails. A block whose first line is `// name.ts` is written under that name, so a later block of the same
+// page can import it (`./name.js`). Decision records (docs/decisions/) sketch interfaces and are not run.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
@@ -130,4 +136,104 @@ test('the fence reader finds indented blocks and strips their indentation', () =
     { where: 'sample.md:3', language: 'yaml', text: 'search:\n  maxResults: 3' },
     { where: 'sample.md:8', language: 'json', text: '{ "a": 1 }' },
   ]);
+});
+
+const RUN_LANGUAGES = new Set(['ts', 'typescript', 'js', 'javascript']);
+const PRELOAD = fileURLToPath(new URL('./support/doc-snippet-preload.ts', import.meta.url));
+const ISOLATION = spawnSync('unshare', ['-rn', 'true']).status === 0;
+const NO_ISOLATION =
+  'needs `unshare -rn` (user and network namespaces) so that a block can reach nothing but loopback';
+
+/** Where each block of one page is written: `// name.ts` on its first line names it, else `block-<line>.ts`. */
+function snippetName(block: CodeBlock): string {
+  const named = /^\/\/ ([\w.-]+\.ts)\b/.exec(block.text);
+  return named ? (named[1] as string) : `block-${block.where.split(':')[1]}.ts`;
+}
+
+/** A scratch folder with every block of `blocks` written in it, and the repository's node_modules beside them. */
+function writeSnippets(blocks: CodeBlock[]): string {
+  const folder = mkdtempSync(join(tmpdir(), 'periscope-doc-snippets-'));
+  symlinkSync(join(ROOT, 'node_modules'), join(folder, 'node_modules'));
+  for (const block of blocks) writeFileSync(join(folder, snippetName(block)), `${block.text}\n`);
+  return folder;
+}
+
+/** Run one written block with loopback only; the exit status and what it printed on stderr. */
+function runSnippet(folder: string, name: string): { status: number | null; stderr: string } {
+  const run = spawnSync(
+    'unshare',
+    [
+      '-rn',
+      'sh',
+      '-c',
+      'ip link set lo up && exec "$@"',
+      'sh',
+      process.execPath,
+      '--import',
+      PRELOAD,
+      join(folder, name),
+    ],
+    {
+      cwd: folder,
+      encoding: 'utf8',
+      timeout: 180_000,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: folder,
+        XDG_STATE_HOME: join(folder, 'state'),
+        OPENAI_API_KEY: 'stand-in',
+        OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+        ANTHROPIC_API_KEY: 'stand-in',
+        ANTHROPIC_BASE_URL: 'http://127.0.0.1:11434',
+      },
+    },
+  );
+  const error = run.error ? `\n${run.error.message}` : '';
+  return { status: run.status, stderr: `${run.stdout.slice(-2000)}\n${run.stderr}${error}` };
+}
+
+// Decision records sketch interfaces (signatures with elided parameters): they are read, not run.
+const scripts = markdownFiles()
+  .filter((file) => !file.startsWith('docs/decisions/'))
+  .map((file) => codeBlocks(file).filter((block) => RUN_LANGUAGES.has(block.language)))
+  .filter((page) => page.length > 0);
+
+test('the docs have TypeScript blocks to run, the README library example among them', () => {
+  const all = scripts.flat();
+  assert.ok(all.length >= 5, `found ${all.length} blocks`);
+  assert.ok(
+    all.some((block) => block.where.startsWith('README.md') && block.text.includes('createPeriscope(')),
+  );
+});
+
+for (const page of scripts) {
+  let folder: string | undefined;
+  for (const block of page) {
+    test(`${block.where} (${block.language}) runs as written`, { skip: !ISOLATION && NO_ISOLATION }, () => {
+      folder ??= writeSnippets(page);
+      const run = runSnippet(folder, snippetName(block));
+      assert.equal(run.status, 0, `exit ${run.status}:\n${run.stderr.slice(-3000)}`);
+    });
+  }
+}
+
+test('a block that uses a name it never defines fails the run', { skip: !ISOLATION && NO_ISOLATION }, () => {
+  const block = {
+    where: 'sample.md:1',
+    language: 'ts',
+    text: "import { createPeriscope } from 'periscope';\n\nconst periscope = createPeriscope();\nawait periscope.extract({ html, url });\nawait periscope.close();",
+  };
+  const folder = writeSnippets([block]);
+  const run = runSnippet(folder, snippetName(block));
+  assert.notEqual(run.status, 0);
+  assert.match(run.stderr, /ReferenceError: html is not defined/);
+});
+
+test('`npm install` in a clone builds dist/, which the package exports point at', () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+    exports: Record<string, { default: string }>;
+  };
+  assert.match(manifest.scripts.prepare ?? '', /^npm run build\b/, 'a prepare script that runs the build');
+  for (const target of Object.values(manifest.exports)) assert.match(target.default, /^\.\/dist\//);
 });

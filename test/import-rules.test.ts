@@ -25,8 +25,14 @@ const EDGES: Edge[] = sourceFiles('src').flatMap((from) =>
  * room on its own floor (rooms side by side stay apart, as search and fetch do). A new room gets a floor here.
  */
 const FLOORS: readonly (readonly string[])[] = [
-  // Words every room may use: the typed reasons, an input mistake, stage timing, the one turn queue.
-  ['src/error-reasons.ts', 'src/input-issue.ts', 'src/stage-timing.ts', 'src/concurrency'],
+  // Words every room may use: the typed reasons, an input mistake, stage timing, the one turn queue, a calendar day.
+  [
+    'src/error-reasons.ts',
+    'src/input-issue.ts',
+    'src/stage-timing.ts',
+    'src/concurrency',
+    'src/calendar-day.ts',
+  ],
   ['src/errors.ts'],
   // The guarded client (with what a URL or a host from outside reads as); the words of one tool call.
   ['src/net', 'src/tool-call.ts'],

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -140,14 +140,15 @@ test('serve: /mcp?tools= offers only the tools named', async () => {
 });
 
 const INSPECTOR = fileURLToPath(
-  new URL('../node_modules/@modelcontextprotocol/inspector-cli/build/index.js', import.meta.url),
+  new URL('../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js', import.meta.url),
 );
 
 test('serve: the official MCP Inspector (CLI mode, Streamable HTTP, with the key) calls a tool', {
-  skip: existsSync(INSPECTOR) ? false : '@modelcontextprotocol/inspector-cli is not installed',
+  skip: existsSync(INSPECTOR) ? false : '@modelcontextprotocol/inspector is not installed',
 }, async () => {
   const args = [
     INSPECTOR,
+    '--cli',
     `${base}/mcp`,
     '--transport',
     'http',
@@ -160,8 +161,7 @@ test('serve: the official MCP Inspector (CLI mode, Streamable HTTP, with the key
     '--tool-arg',
     'query=inspector over http',
   ];
-  // The Inspector reads its own package.json relative to the working directory: run it from its build folder.
-  const { code, stdout: out, stderr: err } = await runNode(args, { cwd: dirname(INSPECTOR), env: env() });
+  const { code, stdout: out, stderr: err } = await runNode(args, { cwd: folder, env: env() });
   assert.equal(code, 0, err);
   const result = JSON.parse(out) as { isError: boolean; content: Array<{ text: string }> };
   assert.equal(result.isError, false);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -134,17 +134,17 @@ test('stdio: the process ends with exit 0 when the client closes stdin', async (
 });
 
 const INSPECTOR = fileURLToPath(
-  new URL('../node_modules/@modelcontextprotocol/inspector-cli/build/index.js', import.meta.url),
+  new URL('../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js', import.meta.url),
 );
 
 test('stdio: the official MCP Inspector (CLI mode) lists and calls the tools', {
-  skip: existsSync(INSPECTOR) ? false : '@modelcontextprotocol/inspector-cli is not installed',
+  skip: existsSync(INSPECTOR) ? false : '@modelcontextprotocol/inspector is not installed',
 }, async () => {
   const config = writeConfig(folder, standIn);
-  // The Inspector reads its own package.json at a path relative to the working directory: run it from its build folder.
   const inspect = (args: string[]) =>
-    runNode([INSPECTOR, process.execPath, BIN, 'mcp', '--config', config, ...args], {
-      cwd: dirname(INSPECTOR),
+    // After `--`, every argument is the server's: the Inspector has a --config of its own.
+    runNode([INSPECTOR, '--cli', ...args, '--', process.execPath, BIN, 'mcp', '--config', config], {
+      cwd: folder,
       env: env(),
     });
   const listed = await inspect(['--method', 'tools/list']);

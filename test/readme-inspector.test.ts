@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../src/testing/test-server.ts'
 import { type CliRun, runCli, runProgram, startServe } from './support/run-cli.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const INSPECTOR = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
+const INSPECTOR = join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 const README_PAGE = 'http://127.0.0.1:8000/';
 const README_SERVER = 'http://127.0.0.1:7800';
 
@@ -27,7 +27,7 @@ function npmOnPath(): boolean {
 }
 
 const skip = !existsSync(INSPECTOR)
-  ? '@modelcontextprotocol/inspector-cli is not installed'
+  ? '@modelcontextprotocol/inspector is not installed'
   : !npmOnPath()
     ? 'npm is not on PATH'
     : false;
@@ -114,6 +114,11 @@ test("the README's Inspector lines list and call the tools, over stdio and over 
 
   const listed = await run(listStdio);
   assert.equal(listed.code, 0, listed.stderr);
+  assert.doesNotMatch(
+    listed.stderr,
+    /deprecated/i,
+    'the Inspector is a supported release: no deprecation banner',
+  );
   const { tools } = JSON.parse(listed.stdout) as { tools: Array<{ name: string }> };
   assert.deepEqual(tools.map((tool) => tool.name).sort(), ['image_search', 'web_fetch', 'web_search']);
 

@@ -10,7 +10,7 @@ export const verifyCitationInputSchema = z
     quote: z.string().min(1).max(20_000).describe('The quoted text, verbatim, as the citation gives it.'),
     contentHash: z
       .string()
-      .regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex digits>')
+      .regex(/^sha256:[0-9a-f]{64}$/, 'sha256: followed by 64 hex digits')
       .optional()
       .describe(
         "The citation's contentHash (sha256:<hex> of the whole document as it was extracted), if it has one.",
@@ -49,14 +49,17 @@ export const verifyCitationInputSchema = z
   .refine((input) => (input.start === undefined) === (input.end === undefined), {
     message: 'give start and end together, or neither',
     path: ['end'],
+    params: { requires: 'start' },
   })
   .refine((input) => input.start === undefined || input.end === undefined || input.end > input.start, {
     message: 'end must be greater than start',
     path: ['end'],
+    params: { order: 'must be greater than', with: 'start' },
   })
   .refine((input) => !(input.refetch && input.cacheOnly), {
     message: 'refetch and cacheOnly exclude each other; give one',
     path: ['cacheOnly'],
+    params: { excludes: 'refetch' },
   });
 
 export type VerifyCitationInput = z.input<typeof verifyCitationInputSchema>;

@@ -81,7 +81,9 @@ export const networkSchema = z
       .string()
       .nullable()
       .default(null)
-      .describe('`host:port` of a DNS server to ask instead of the system resolver.'),
+      .describe(
+        'The IP address of a DNS server to ask instead of the system resolver, with an optional port (`9.9.9.9`, `9.9.9.9:5353`, `[2620:fe::fe]:53`; default 53); a host name cannot be used.',
+      ),
     dnsTimeoutMs: positiveMs
       .default(DEFAULT_RESOLVER_LIMITS.dnsTimeoutMs)
       .describe(

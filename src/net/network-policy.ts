@@ -13,7 +13,7 @@ import { checkUrl, type UrlTarget } from './url-policy.ts';
 export interface NetworkPolicySettings extends Partial<ResolverLimits> {
   /** CIDRs and host names opened explicitly for caller-supplied URLs (`network.allowPrivateNetwork`). */
   allowPrivateNetwork?: readonly string[] | undefined;
-  /** `host:port` of a DNS server to ask instead of the system resolver (`network.dnsServer`). */
+  /** `IP[:port]` of a DNS server to ask instead of the system resolver (`network.dnsServer`). */
   dnsServer?: string | null | undefined;
 }
 

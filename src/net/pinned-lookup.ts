@@ -28,7 +28,7 @@ export function parseDnsServer(server: string): string {
   ) {
     throw new PeriscopeError(
       'CONFIG_INVALID',
-      `dnsServer "${server}" must be an IP address with an optional port`,
+      `network.dnsServer "${server}" must be an IP address with an optional port (9.9.9.9:53, [2620:fe::fe]:53), not a host name`,
       {
         details: { reason: 'invalid-dns-server' },
       },

@@ -1,3 +1,4 @@
+import { isCalendarDay } from '../calendar-day.ts';
 import type { UsageConfig } from '../config/policy-schema.ts';
 import { type ErrorCode, PeriscopeError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
@@ -45,7 +46,6 @@ export interface UsageQuery {
 }
 
 const DAY_MS = 86_400_000;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `2025-06-01`: the UTC day `time` falls on. */
 export function usageDay(time: number = Date.now()): string {
@@ -112,7 +112,7 @@ function add(counts: UsageCounts, metric: string, value: number): void {
 /** The day's counters, one row per agent, tool and provider. Throws INVALID_INPUT for a malformed day. */
 export async function readUsage(store: Store, query: UsageQuery = {}): Promise<UsageReport> {
   const day = query.day ?? usageDay();
-  if (!DAY.test(day) || Number.isNaN(Date.parse(day)))
+  if (!isCalendarDay(day))
     throw new PeriscopeError('INVALID_INPUT', `usage day must be YYYY-MM-DD, not ${JSON.stringify(day)}`);
   const prefix = `usage:${day}:${query.agentId === undefined ? '' : `${encodeURIComponent(query.agentId)}:`}`;
   const keys = await store.keys(prefix);

@@ -211,10 +211,30 @@ const OWN_RATE_LIMITS: ReadonlySet<ErrorReason> = new Set<ErrorReason>([
  */
 export function quotesServer(error: PeriscopeError): boolean {
   if (error.details.reason === 'store-unavailable') return false;
-  if (error.code === 'HTTP_STATUS' || error.code === 'BLOCKED_BY_SITE' || error.code === 'ALL_FAILED')
-    return true;
+  if (error.code === 'ALL_FAILED') return !gathersOwnWordsOnly(error.details.attempts);
+  if (error.code === 'HTTP_STATUS' || error.code === 'BLOCKED_BY_SITE') return true;
   if (error.code === 'RATE_LIMITED') return !OWN_RATE_LIMITS.has(error.details.reason as ErrorReason);
-  return typeof error.details.provider === 'string' && !OWN_CODES.has(error.code);
+  return typeof error.details.provider === 'string' && !isOwnWords(error.code, error.details.reason);
+}
+
+/**
+ * Periscope's own words whoever reported them: the own codes, a timeout (the client's clock), and a DNS failure
+ * (`dns-*`: the resolver's answer, as Periscope words it: `host "x" does not exist (NXDOMAIN)`). Other NETWORK
+ * messages may carry a server's text (a TLS certificate's names).
+ */
+function isOwnWords(code: ErrorCode | undefined, reason: unknown): boolean {
+  if (code === undefined) return false;
+  if (OWN_CODES.has(code) || code === 'TIMEOUT') return true;
+  return code === 'NETWORK' && typeof reason === 'string' && reason.startsWith('dns-');
+}
+
+/** An ALL_FAILED whose every failed attempt is in Periscope's own words (offline: every host not found). */
+function gathersOwnWordsOnly(attempts: unknown): boolean {
+  if (!Array.isArray(attempts)) return false;
+  const failed = (attempts as Array<{ outcome?: string; code?: ErrorCode; reason?: unknown }>).filter(
+    (attempt) => attempt.outcome === 'failed',
+  );
+  return failed.length > 0 && failed.every((attempt) => isOwnWords(attempt.code, attempt.reason));
 }
 
 export function describeForModel(error: PeriscopeError): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDay } from '../calendar-day.ts';
 
 // The inputs of issue 18 (`topic`, `after`/`before`, `keepUndated`, `safeSearch`, `offset`), in one place for
 // web_search and image_search. Descriptions are kept short: every tool definition is sent with every model request
@@ -11,17 +12,10 @@ export const MAX_OFFSET = 100;
 const day = (description: string) =>
   z
     .string()
-    .refine(
-      (text) => {
-        const time = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN;
-        // Date.parse rolls 2025-02-30 over to March: the day must read back as given.
-        return !Number.isNaN(time) && new Date(time).toISOString().startsWith(text);
-      },
-      {
-        message: 'must be a calendar date as YYYY-MM-DD',
-        params: { format: 'a calendar date as YYYY-MM-DD' },
-      },
-    )
+    .refine(isCalendarDay, {
+      message: 'must be a calendar date as YYYY-MM-DD',
+      params: { format: 'a calendar date as YYYY-MM-DD' },
+    })
     .describe(description);
 
 /** `safeSearch` of web_search and image_search; the default is the config's `search.safeSearch`. */
@@ -49,6 +43,7 @@ export function checkSearchParameters(
     context.addIssue({
       code: 'custom',
       path: ['before'],
+      params: { order: 'must not be earlier than', with: 'after' },
       message: `must not be earlier than after (${after})`,
     });
   if (freshness !== undefined && (after !== undefined || before !== undefined))

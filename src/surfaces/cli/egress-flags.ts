@@ -1,5 +1,6 @@
+import { domainPatternIssue } from '../../egress/domain-check.ts';
 import { UsageError } from './cli-error.ts';
-import { type FlagSpec, integerFlag, type ParsedFlags } from './flags.ts';
+import { checkedFlag, type FlagSpec, integerFlag, type ParsedFlags } from './flags.ts';
 
 /** Egress and session-budget flags: each is the twin of one `egress.*` or `limits.session.*` config key. */
 export const EGRESS_FLAGS = {
@@ -55,9 +56,9 @@ const SESSION_TOOLS = ['web_fetch', 'web_search', 'image_search', 'verify_citati
 /** The `egress` and `limits.session` parts of the config that the flags given override. */
 export function egressOverrides(values: ParsedFlags): Record<string, unknown> {
   const domains = prune({
-    allow: values['allow-domain'],
-    block: values['block-domain'],
-    assets: values['asset-domain'],
+    allow: domainFlag(values, 'allow-domain'),
+    block: domainFlag(values, 'block-domain'),
+    assets: domainFlag(values, 'asset-domain'),
   });
   const secretScan = prune({
     enabled: onOff(values, 'secret-scan'),
@@ -80,6 +81,19 @@ export function egressOverrides(values: ParsedFlags): Record<string, unknown> {
     maxCredits: integerFlag(values, 'session-max-credits', 0),
   });
   return prune({ egress, limits: session && { session } }) ?? {};
+}
+
+/** A repeatable domain-pattern flag, each value checked as egress.domains checks it. */
+function domainFlag(values: ParsedFlags, name: string): ParsedFlags[string] {
+  return checkedFlag(
+    values,
+    name,
+    (text) => {
+      const issue = domainPatternIssue(text);
+      if (issue !== undefined) throw new Error(issue);
+    },
+    'a domain pattern (example.com, *.example.com or =www.example.com), not a URL',
+  );
 }
 
 function onOff(values: ParsedFlags, name: string): boolean | undefined {

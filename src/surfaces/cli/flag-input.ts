@@ -51,6 +51,10 @@ export function flagMessage(
       return `${flag} must be ${constraint.description}${got}`;
     case 'excludes':
       return `${flag} cannot be combined with ${flags[constraint.with] ?? constraint.with}`;
+    case 'requires':
+      return `${flags[constraint.with] ?? constraint.with} and ${flag} go together: give both or neither`;
+    case 'order':
+      return `${flag} ${constraint.relation} ${flags[constraint.with] ?? constraint.with}${got}`;
     default:
       return undefined;
   }

@@ -1,4 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { createAllowList } from '../../net/allow-list.ts';
+import { parseDnsServer } from '../../net/pinned-lookup.ts';
+import { parseProxyUrl } from '../../net/proxy.ts';
 import { UsageError } from './cli-error.ts';
 
 export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
@@ -60,7 +63,7 @@ export const NETWORK_FLAGS_HELP = `Network (each flag overrides the config key n
   --max-redirects N       redirects followed (default 5)
   --proxy URL             http://host:port or socks5://host:port (default: HTTPS_PROXY/HTTP_PROXY/ALL_PROXY)
   --no-proxy LIST         hosts that bypass the proxy (default: NO_PROXY)
-  --dns-server HOST:PORT  ask this DNS server instead of the system resolver
+  --dns-server IP[:PORT]  ask this DNS server (an IP address, port 53 by default) instead of the system resolver
   --dns-timeout-ms N      one DNS query's wait before it is sent again (default 2000)
   --dns-tries N           times a query to --dns-server is sent (default 2)
   --user-agent TEXT       User-Agent header`;
@@ -137,10 +140,50 @@ export function numberFlag(values: ParsedFlags, name: string): number | string |
   return text.trim() === '' || Number.isNaN(value) ? String(raw) : value;
 }
 
+/**
+ * A flag's value (each, when repeated) checked by the parser the config's key goes through, so that a mistake is a
+ * usage line naming the flag and what it takes, not the config key it sets.
+ */
+export function checkedFlag(
+  values: ParsedFlags,
+  name: string,
+  parse: (text: string) => unknown,
+  takes: string,
+): ParsedFlags[string] {
+  const given = values[name];
+  for (const text of Array.isArray(given) ? given : typeof given === 'string' ? [given] : []) {
+    try {
+      parse(text);
+    } catch {
+      throw new UsageError(`--${name} expects ${takes}, got '${text}'`);
+    }
+  }
+  return given;
+}
+
+/** `--dns-server`, checked here so that its mistake names the flag: an IP address with an optional port. */
+function dnsServerFlag(values: ParsedFlags): string | undefined {
+  const server = values['dns-server'];
+  if (typeof server !== 'string') return undefined;
+  try {
+    parseDnsServer(server);
+  } catch {
+    throw new UsageError(
+      `--dns-server expects an IP address with an optional port (9.9.9.9, 9.9.9.9:5353, [2620:fe::fe]:53), got '${server}': a host name cannot be used`,
+    );
+  }
+  return server;
+}
+
 /** The `network` part of the config that the flags given override. */
 export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
   const network: Record<string, unknown> = {
-    allowPrivateNetwork: values['allow-private-network'],
+    allowPrivateNetwork: checkedFlag(
+      values,
+      'allow-private-network',
+      (entry) => createAllowList([entry]),
+      'a CIDR (10.0.0.0/8), an address (127.0.0.1) or a host name (localhost)',
+    ),
     totalTimeoutMs: integerFlag(values, 'total-timeout-ms', 1) ?? integerFlag(values, 'timeout-ms', 1),
     connectTimeoutMs: integerFlag(values, 'connect-timeout-ms', 1),
     headersTimeoutMs: integerFlag(values, 'headers-timeout-ms', 1),
@@ -148,9 +191,14 @@ export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
     maxBytes: integerFlag(values, 'max-bytes', 1),
     maxHeaderBytes: integerFlag(values, 'max-header-bytes', 1),
     maxRedirects: integerFlag(values, 'max-redirects', 0),
-    proxy: values.proxy,
+    proxy: checkedFlag(
+      values,
+      'proxy',
+      parseProxyUrl,
+      'http://host:port, https://host:port, socks5://host:port or socks5h://host:port',
+    ),
     noProxy: values['no-proxy'],
-    dnsServer: values['dns-server'],
+    dnsServer: dnsServerFlag(values),
     dnsTimeoutMs: integerFlag(values, 'dns-timeout-ms', 1),
     dnsTries: integerFlag(values, 'dns-tries', 1),
     userAgent: values['user-agent'],

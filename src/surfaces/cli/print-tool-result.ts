@@ -1,5 +1,6 @@
 import type { ToolErrorData } from '../../errors.ts';
 import type { ToolResult } from '../../tool-call.ts';
+import { cachedNote, formatAge } from '../../tools/cache-age.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE } from './cli-error.ts';
 import { type CliIo, writeLine } from './io.ts';
 
@@ -21,7 +22,11 @@ const USAGE_CODES = new Set(['INVALID_INPUT', 'CONFIG_INVALID']);
  */
 export function printToolResult(io: CliIo, result: ToolResult, options: PrintToolResultOptions): number {
   if (options.json) writeLine(io.stdout, JSON.stringify(result, null, 2));
-  else if (!result.isError) writeLine(io.stdout, options.render ? options.render(result) : result.output);
+  else if (!result.isError)
+    writeLine(
+      io.stdout,
+      cacheNoteForPeople(options.render ? options.render(result) : result.output, result.data),
+    );
   if (!result.isError) {
     if (result.display) writeLine(io.stderr, result.display);
     return EXIT_OK;
@@ -31,4 +36,12 @@ export function printToolResult(io: CliIo, result: ToolResult, options: PrintToo
   if (result.display && !isUsage) writeLine(io.stderr, result.display);
   if (!options.json) writeLine(io.stderr, `periscope: ${error.message}${options.hint?.(error) ?? ''}`);
   return isUsage ? EXIT_USAGE : EXIT_TOOL_ERROR;
+}
+
+/** The model's note on a cached answer ("set maxAgeSeconds to 0 …"), leading the output, as the flag to pass. */
+function cacheNoteForPeople(text: string, data: unknown): string {
+  const age = (data as { cacheAgeSeconds?: unknown } | undefined)?.cacheAgeSeconds;
+  if (typeof age !== 'number' || !text.startsWith(cachedNote(age))) return text;
+  const note = `[From cache, ${formatAge(age)} old; run it again with --max-age 0 for a live answer.]`;
+  return `${note}${text.slice(cachedNote(age).length)}`;
 }

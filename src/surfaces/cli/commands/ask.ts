@@ -103,7 +103,11 @@ export async function askCommand(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     await periscope.close();
     if (isPeriscopeError(error) && error.code === 'NOT_CONFIGURED') {
-      writeLine(io.stderr, `periscope ask: ${error.message}`);
+      // The library's message names the config and the variables; a person at the command line has a flag first.
+      writeLine(
+        io.stderr,
+        'periscope ask: no model configured: give --model NAME (with --base-url URL for a local server such as Ollama), or set agent.model in the config, or PERISCOPE_MODEL / OPENAI_MODEL',
+      );
       return EXIT_USAGE;
     }
     throw error;

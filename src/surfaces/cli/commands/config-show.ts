@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { stringify } from 'yaml';
 import { effectiveAgentSettings } from '../../../agent/resolve-endpoint.ts';
 import { configJsonSchema } from '../../../config/config-json-schema.ts';
@@ -6,6 +7,8 @@ import { type EffectiveProxy, effectiveProxy } from '../../../config/network-opt
 import { redactConfig, redactUrlCredentials } from '../../../config/redact.ts';
 import type { PeriscopeConfig } from '../../../config/schema.ts';
 import type { ProviderEntryConfig } from '../../../config/search-schema.ts';
+import { createPeriscope } from '../../../index.ts';
+import { loadCustomProviders } from '../../../search/custom-providers.ts';
 import { resolveProviderSettings } from '../../../search/provider-settings.ts';
 import { BUILT_IN_PROVIDERS } from '../../../search/providers/registry.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
@@ -50,6 +53,7 @@ export async function configCommand(argv: string[], io: CliIo): Promise<number> 
     env: io.env,
     cwd: io.cwd,
   });
+  await checkAsCommandsDo(config, source ? dirname(source) : io.cwd, io);
   const proxy = effectiveProxy(config.network, io.env);
   const network = {
     ...config.network,
@@ -64,6 +68,20 @@ export async function configCommand(argv: string[], io: CliIo): Promise<number> 
     writeLine(io.stderr, `# ${note}`);
   writeLine(io.stdout, values.json ? JSON.stringify(shown, null, 2) : stringify(shown).trimEnd());
   return EXIT_OK;
+}
+
+/**
+ * What the commands check before their first call, beyond the schema: the Periscope they build refuses unknown
+ * provider ids and the like, and `providers.custom` modules must import and export a provider. A config `config
+ * show` prints is one `search` runs with.
+ */
+async function checkAsCommandsDo(config: PeriscopeConfig, baseDir: string, io: CliIo): Promise<void> {
+  const periscope = createPeriscope(config, { env: io.env, baseDir });
+  try {
+    await loadCustomProviders(config.providers.custom ?? [], baseDir);
+  } finally {
+    await periscope.close();
+  }
 }
 
 interface WithEnvironment<T> {

@@ -14,6 +14,7 @@ import {
 import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK } from '../cli-error.ts';
 import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
+import { errorHint } from '../error-hint.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -57,32 +58,11 @@ ${EGRESS_FLAGS_HELP}
 
 Exit codes: 0 ok, 1 the fetch failed (the reason is printed), 2 usage or config error.`;
 
-/** The flag that sets each named network limit (`details.limit` of TIMEOUT, BODY_TOO_LARGE, too many redirects). */
-const LIMIT_FLAGS: Record<string, string> = {
-  totalTimeoutMs: '--total-timeout-ms',
-  connectTimeoutMs: '--connect-timeout-ms',
-  headersTimeoutMs: '--headers-timeout-ms',
-  bodyTimeoutMs: '--body-timeout-ms',
-  maxBytes: '--max-bytes',
-  maxHeaderBytes: '--max-header-bytes',
-  maxRedirects: '--max-redirects',
-};
-
-/** What a person at a terminal can do about an error (the model gets its own sentence). */
-function errorHint(error: ToolErrorData): string {
-  const details = error.details ?? {};
-  const flag = typeof details.limit === 'string' ? LIMIT_FLAGS[details.limit] : undefined;
-  if (flag) return ` (raise it with ${flag} N)`;
+/** What a person at a terminal can do about a fetch's error: what every command says, and `--browser`. */
+function fetchErrorHint(error: ToolErrorData): string {
   // A JavaScript shell and no browser in the chain (fetch-chain.ts names the config key; this is the flag).
-  if (details.browser === 'not-in-chain') return ' (or pass --browser)';
-  if (error.code !== 'URL_BLOCKED') return '';
-  // A scheme refusal says itself that only http and https can be fetched.
-  // A private, loopback or otherwise non-public address, given or resolved, or a local host name: the allow-list
-  // can open it. Other refusals (a scheme, a DNS answer that is not an address) are not a network to trust.
-  const isAddressBlock = typeof details.address === 'string' || details.reason === 'loopback';
-  return isAddressBlock
-    ? ' (if you trust that network, open it with --allow-private-network <cidr|host>)'
-    : '';
+  if (error.details?.browser === 'not-in-chain') return ' (or pass --browser)';
+  return errorHint(error);
 }
 
 /** The flag that sets each input field, for usage messages. */
@@ -142,7 +122,7 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
     periscope.fetch(input as WebFetchInput, { agentId, egress: { seenUrls: [url] }, onAdmitted }),
   );
   await periscope.close();
-  return printToolResult(io, result, { json: Boolean(values.json), render: forPeople, hint: errorHint });
+  return printToolResult(io, result, { json: Boolean(values.json), render: forPeople, hint: fetchErrorHint });
 }
 
 /** `--browser`: the chain with browser right after local (last when there is no local), unless it is in it. */

@@ -162,11 +162,15 @@ async function revoke(periscope: Periscope, rest: string[], io: CliIo, json: boo
   if (rest.length !== 1 || rest[0] === undefined) {
     throw new UsageError('keys revoke needs one key id (see periscope keys list)');
   }
-  const record = await periscope.keys.revoke(rest[0] as string);
+  const id = rest[0] as string;
+  // Revoking twice changes nothing and says so: the record keeps its first revokedAt.
+  const wasRevoked = (await periscope.keys.list()).some((key) => key.id === id && key.revokedAt);
+  const record = await periscope.keys.revoke(id);
   if (json) {
     writeLine(io.stdout, JSON.stringify(record, null, 2));
   } else {
-    writeLine(io.stdout, `revoked key ${record.id} (agent ${record.agent}) at ${record.revokedAt}`);
+    const what = wasRevoked ? 'already revoked' : 'revoked';
+    writeLine(io.stdout, `${what} key ${record.id} (agent ${record.agent}) at ${record.revokedAt}`);
   }
   return EXIT_OK;
 }

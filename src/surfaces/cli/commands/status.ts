@@ -1,3 +1,4 @@
+import { isCalendarDay } from '../../../calendar-day.ts';
 import type { Periscope, UsageQuery, UsageReport } from '../../../index.ts';
 import type { ProviderStatus } from '../../../search/chain.ts';
 import type { Capability } from '../../../search/parameter-table.ts';
@@ -108,8 +109,8 @@ export async function statusCommand(argv: string[], io: CliIo): Promise<number> 
 
 function usageQueryOf(values: ParsedFlags): UsageQuery {
   const day = typeof values.day === 'string' ? values.day : undefined;
-  if (day !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(day))))
-    throw new UsageError(`--day expects a date as YYYY-MM-DD, got '${day}'`);
+  if (day !== undefined && !isCalendarDay(day))
+    throw new UsageError(`--day expects a calendar date as YYYY-MM-DD, got '${day}'`);
   return { day, agentId: values.agent === undefined ? undefined : agentFlag(values) };
 }
 

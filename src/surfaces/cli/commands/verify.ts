@@ -7,6 +7,7 @@ import { shortUrl } from '../../../tools/validate-input.ts';
 import { checkToolInput } from '../check-tool-input.ts';
 import { EXIT_OK, EXIT_TOOL_ERROR, UsageError } from '../cli-error.ts';
 import { EGRESS_FLAGS, EGRESS_FLAGS_HELP, egressOverrides } from '../egress-flags.ts';
+import { errorHint } from '../error-hint.ts';
 import {
   AGENT_FLAG,
   AGENT_FLAG_HELP,
@@ -125,7 +126,11 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
       }),
     );
     if (values.json) writeLine(io.stdout, JSON.stringify(result, null, 2));
-    else writeLine(io.stdout, describeVerification(result));
+    else {
+      // The same hint fetch gives (a flag to raise, a network to open): the page was read as a web_fetch call.
+      const hint = result.status === 'unreachable' && result.error ? errorHint(result.error) : '';
+      writeLine(io.stdout, `${describeVerification(result)}${hint}`);
+    }
     return result.status === 'found' || result.status === 'moved' ? EXIT_OK : EXIT_TOOL_ERROR;
   } finally {
     await periscope.close();
