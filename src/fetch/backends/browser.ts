@@ -355,7 +355,7 @@ async function waitForLoad(
 
 /** `document.readyState`, or '' when the page does not answer within `timeoutMs` (a script is blocking it). */
 async function readyState(page: Page, timeoutMs: number): Promise<string> {
-  const asked = page.evaluate(() => document.readyState).catch(() => '');
+  const asked = page.evaluate<string>('document.readyState').catch(() => '');
   return Promise.race([asked, delay(timeoutMs).then(() => '')]);
 }
 
