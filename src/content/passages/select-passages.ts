@@ -38,6 +38,7 @@ export function selectPassages(
   });
   return {
     passages,
+    matched: passages.some((passage) => passage.score > 0),
     coveredChars: passages.reduce((sum, passage) => sum + passage.end - passage.start, 0),
     totalLength: document.length,
   };
