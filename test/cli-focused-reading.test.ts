@@ -24,7 +24,8 @@ const ANSWER =
   'The lighthouse at Cordouan was finished in 1611 by the engineer Louis de Foix after twenty-seven years of hard building works.';
 const LIGHTHOUSE = `<!doctype html><html><head><title>Gironde estuary</title></head><body><article><h1>Gironde estuary</h1>
 <p>Ships pass the estuary every day. ${ANSWER} Storms are frequent there in winter.</p>
-<p>Oysters are farmed in the bay and sold at the market on Sundays.</p></article></body></html>`;
+<p>Oysters are farmed in the bay and sold at the market on Sundays.</p>
+<p>Its lens follows a mathematical design by Augustin Fresnel.</p></article></body></html>`;
 const LIGHTHOUSE_QUERY = 'When was the Cordouan lighthouse finished?';
 const lighthouse = (_request: unknown, response: import('node:http').ServerResponse) =>
   response.writeHead(200, { 'content-type': 'text/html' }).end(LIGHTHOUSE);
@@ -234,4 +235,16 @@ test('search --read-top with a query no word of the page matches: each read says
   const { results } = (JSON.parse(json.stdout) as { data: { results: WebSearchResult[] } }).data;
   assert.equal(results[0]?.queryMatched, false);
   assert.ok((results[0]?.passages ?? []).length > 0);
+});
+
+test('fetch --query with a misspelt long word finds the page word one edit away', async () => {
+  const args = ['fetch', `${server.url}/estuary/3`, '--allow-private-network', '127.0.0.1'];
+  const options = { cwd: mkdtempSync(join(tmpdir(), 'periscope-cli-')), stdin: '' };
+  const result = await runCli([...args, '--query', 'Who drew the mathmatical plans?', '--json'], options);
+  assert.equal(result.code, 0, result.stderr);
+  const data = (JSON.parse(result.stdout) as { data: WebFetchData }).data;
+  assert.equal(data.queryMatched, true);
+  const lens = data.passages?.find((passage) => passage.text.includes('mathematical design'));
+  assert.ok(lens, JSON.stringify(data.passages));
+  assert.equal(lens.score, Math.max(...(data.passages ?? []).map((passage) => passage.score)));
 });

@@ -208,3 +208,25 @@ test('a question for years or dates, in the plural too, prefers the sentence tha
   ])
     assert.equal(joined(document, { query, maxChars: dated.length, language: 'en' }), dated, query);
 });
+
+test('a misspelt long word matches the page word one edit away, only when the page lacks it as typed', () => {
+  const hit = 'Her proof was the most mathematical of the century.';
+  const document = `${filler(20)}\n\n${hit}\n\n${filler(20)}`;
+  const selection = selectPassages(document, { query: 'mathmatical', maxChars: 100 });
+  assert.equal(selection.matched, true);
+  assert.deepEqual(
+    selection.passages.map((passage) => passage.text),
+    [hit],
+  );
+  // The page holds the word as typed: the word one edit away (`desert` for `dessert`) is not matched.
+  const both = `The desert was crossed in May.\n\n${filler(2)}\n\nThe dessert was sweet.`;
+  assert.equal(joined(both, { query: 'dessert', maxChars: 60 }), 'The dessert was sweet.');
+  assert.equal(
+    selectPassages(both, { query: 'dessrt', maxChars: 60 }).matched,
+    false,
+    'six letters: too short',
+  );
+  // Short words and numbers are not matched at one edit: 1612 is not 1611.
+  const years = `${filler(5)}\n\nThe bridge was finished in 1612.`;
+  assert.equal(selectPassages(years, { query: '1611', maxChars: 100 }).matched, false);
+});
