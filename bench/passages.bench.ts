@@ -16,6 +16,9 @@
 //              decided, with the full run.
 //   --one-edit=N  match query words of N letters or more the page lacks at one edit (0: off; default: the
 //              ranker's own, DEFAULT_WEIGHTS.oneEditMinLength).
+//   --multilingual  instead: ../shared/corpus/qa-multilingual (fr, nb, ar, zh, ja, th), in process over each page's
+//              text (the title, then the paragraphs, joined by blank lines; not served), scored by its README's
+//              rule; even-indexed articles (dev) and odd-indexed ones (held out) per language.
 //   --cli[=N]  also run N sample questions (default 40) end to end through `periscope fetch --query`, one at a
 //              time with a fresh HOME and working folder, when web_fetch has a `query` input.
 //
@@ -38,6 +41,8 @@ import { type WebFetchData, webFetchInputSchema } from '../src/tools/web-fetch.t
 
 const CORPUS = new URL('../../shared/corpus/squad-train/', import.meta.url).pathname;
 const MAX_CHARS = 2_000;
+const MULTILINGUAL = new URL('../../shared/corpus/qa-multilingual/', import.meta.url).pathname;
+const MULTILINGUAL_LANGUAGES = ['fr', 'nb', 'ar', 'zh', 'ja', 'th'];
 const SAMPLE_SIZE = 600;
 const SAMPLE_SEED = 20261126;
 const SAMPLE_DIGEST = 'd6c77f81575a';
@@ -444,7 +449,9 @@ async function runCli(
 
 // ---- the run ----
 
-if (!existsSync(join(CORPUS, 'articles.json'))) {
+if (args.includes('--multilingual')) {
+  multilingual();
+} else if (!existsSync(join(CORPUS, 'articles.json'))) {
   console.log(`skipped: the SQuAD development set (${CORPUS}) is not beside this checkout`);
 } else {
   const articles = JSON.parse(readFileSync(join(CORPUS, 'articles.json'), 'utf8')) as Article[];
@@ -534,4 +541,51 @@ function printReport(report: {
         ? `--cli skipped: ${report.cli.skipped}`
         : `--cli: ${report.cli.questions} sample questions through periscope fetch --query: answered ${report.cli.answered}%, offsets exact ${report.cli.offsetsExact}%, tokens p50 ${report.cli.tokensP50}, wall ms p50 ${report.cli.wallMsP50} p95 ${report.cli.wallMsP95}`,
     );
+}
+
+// ---- qa-multilingual, in process ----
+
+/** Per language and half: answered %, unmatched questions and selection p95, over each page's own text. */
+function multilingual(): void {
+  if (!existsSync(MULTILINGUAL)) {
+    console.log(`skipped: the multilingual set (${MULTILINGUAL}) is not beside this checkout`);
+    return;
+  }
+  console.log(
+    `Focused reading at maxChars ${MAX_CHARS}, qa-multilingual in process (dev = even-indexed articles)`,
+  );
+  for (const language of MULTILINGUAL_LANGUAGES) {
+    const file = join(MULTILINGUAL, `articles.${language}.json`);
+    const articles = JSON.parse(readFileSync(file, 'utf8')) as Article[];
+    const halves = [newTally(), newTally()];
+    for (const [index, article] of articles.entries()) {
+      const document = [displayTitle(article.title), ...article.paragraphs].join('\n\n');
+      for (const question of article.questions)
+        measureMultilingual(halves[index % 2]!, document, language, question);
+    }
+    const row = halves.map((tally) => summary(tally));
+    console.log(
+      `${language}  dev ${row[0]!.focused.toFixed(2)}% (${row[0]!.questions} q., unmatched ${row[0]!.unmatched}, p95 ${row[0]!.msP95} ms)` +
+        `  held out ${row[1]!.focused.toFixed(2)}% (${row[1]!.questions} q., unmatched ${row[1]!.unmatched}, p95 ${row[1]!.msP95} ms)`,
+    );
+  }
+}
+
+function measureMultilingual(tally: Tally, document: string, language: string, question: Question): void {
+  const started = performance.now();
+  const selection = selectPassages(
+    document,
+    { query: question.question, maxChars: MAX_CHARS, language },
+    weights,
+  );
+  tally.ms.push(performance.now() - started);
+  if (!selection.matched) tally.unmatched++;
+  tally.questions++;
+  const text = normalize(selection.passages.map((passage) => passage.text).join(PASSAGE_SEPARATOR));
+  const spaced = ['fr', 'nb', 'ar'].includes(language);
+  const answered = question.answers.some((answer) => {
+    const needle = normalize(answer);
+    return needle !== '' && (spaced ? ` ${text} `.includes(` ${needle} `) : text.includes(needle));
+  });
+  if (answered && text.length <= MAX_CHARS) tally.answered.focused++;
 }

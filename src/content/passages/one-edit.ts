@@ -3,7 +3,10 @@
  * the page does not hold as typed. docs/decisions/0014-focused-reading.md
  */
 
-/** Words of letters only (no digits: `1611` is not `1612`), lower-cased, of at least `minLength` characters. */
+/**
+ * Words of Latin letters only (no digits: `1611` is not `1612`; not Arabic, where words one letter apart are as a
+ * rule other words, and where it lost on held-out questions), lower-cased, of at least `minLength` characters.
+ */
 export interface OneEditTerms {
   /** Per candidate: the query's word and its term id. */
   words: string[];
@@ -14,7 +17,7 @@ export interface OneEditTerms {
   firstLetters: Set<number>;
 }
 
-const LETTERS = /^\p{L}+$/u;
+const LETTERS = /^\p{Script=Latin}+$/u;
 
 /** The query words long enough to be matched at one edit; undefined when there is none (or `minLength` is 0). */
 export function oneEditTerms(words: readonly string[], minLength: number): OneEditTerms | undefined {
