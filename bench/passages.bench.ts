@@ -22,7 +22,7 @@
 //   --cli[=N]  also run N sample questions (default 40) end to end through `periscope fetch --query`, one at a
 //              time with a fresh HOME and working folder, when web_fetch has a `query` input.
 //
-// Last full run (docs/decisions/0014-focused-reading.md): focused 95.6% dev, 93.5% held out (97.0% / 95.7% on the
+// Last full run (docs/decisions/0014-focused-reading.md): focused 95.61% dev, 93.53% held out (97.0% / 95.7% on the
 // 600-question sample); BM25 reference 89.4% / 85.6%; offsets exact 100%.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
