@@ -10,14 +10,19 @@
 // done on the dev half (even-indexed articles) only; the odd-indexed articles are held out and reported beside it.
 // Also: the selection's time on a 50 000-word document.
 //
-// Run: npx node bench/passages.bench.ts [--dev] [--cli[=N]] [--json]
+// Run: npx node bench/passages.bench.ts [--dev] [--one-edit=N] [--cli[=N]] [--json]
 //   --dev      for tuning: the dev half only (all its questions), nothing held out is read or scored, no sample,
 //              no long document; about a third of the full run's time. Check the held-out half once a change is
 //              decided, with the full run.
+//   --one-edit=N  match query words of N letters or more the page lacks at one edit (0: off; default: the
+//              ranker's own, DEFAULT_WEIGHTS.oneEditMinLength).
+//   --multilingual  instead: ../shared/corpus/qa-multilingual (fr, nb, ar, zh, ja, th), in process over each page's
+//              text (the title, then the paragraphs, joined by blank lines; not served), scored by its README's
+//              rule; even-indexed articles (dev) and odd-indexed ones (held out) per language.
 //   --cli[=N]  also run N sample questions (default 40) end to end through `periscope fetch --query`, one at a
 //              time with a fresh HOME and working folder, when web_fetch has a `query` input.
 //
-// Last full run (docs/decisions/0014-focused-reading.md): focused 95.6% dev, 93.5% held out (97.0% / 95.7% on the
+// Last full run (docs/decisions/0014-focused-reading.md): focused 95.61% dev, 93.53% held out (97.0% / 95.7% on the
 // 600-question sample); BM25 reference 89.4% / 85.6%; offsets exact 100%.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,6 +31,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_WEIGHTS, type ScoreWeights } from '../src/content/passages/score-units.ts';
 import { selectPassages } from '../src/content/passages/select-passages.ts';
 import { PASSAGE_SEPARATOR } from '../src/content/passages/types.ts';
 import { createPeriscope } from '../src/index.ts';
@@ -35,6 +41,8 @@ import { type WebFetchData, webFetchInputSchema } from '../src/tools/web-fetch.t
 
 const CORPUS = new URL('../../shared/corpus/squad-train/', import.meta.url).pathname;
 const MAX_CHARS = 2_000;
+const MULTILINGUAL = new URL('../../shared/corpus/qa-multilingual/', import.meta.url).pathname;
+const MULTILINGUAL_LANGUAGES = ['fr', 'nb', 'ar', 'zh', 'ja', 'th'];
 const SAMPLE_SIZE = 600;
 const SAMPLE_SEED = 20261126;
 const SAMPLE_DIGEST = 'd6c77f81575a';
@@ -64,6 +72,11 @@ const cliArgument = args.find((argument) => argument === '--cli' || argument.sta
 const cliCount = cliArgument?.includes('=') ? Number(cliArgument.split('=')[1]) : 40;
 const asJson = args.includes('--json');
 const devOnly = args.includes('--dev');
+const oneEditArgument = args.find((argument) => argument.startsWith('--one-edit='));
+/** The ranker's weights: the defaults, or with `--one-edit=N` query words of N letters or more matched at one edit (0: off). */
+const weights: ScoreWeights = oneEditArgument
+  ? { ...DEFAULT_WEIGHTS, oneEditMinLength: Number(oneEditArgument.split('=')[1]) }
+  : DEFAULT_WEIGHTS;
 
 // ---- the README's page, sample and scoring ----
 
@@ -204,6 +217,8 @@ interface Tally {
   tokens: { focused: number[]; truncation: number[]; bm25: number[] };
   ms: number[];
   offsetsExact: number;
+  /** Questions no word of which matched the page (the passages are its opening sentences). */
+  unmatched: number;
 }
 const newTally = (): Tally => ({
   questions: 0,
@@ -211,18 +226,24 @@ const newTally = (): Tally => ({
   tokens: { focused: [], truncation: [], bm25: [] },
   ms: [],
   offsetsExact: 0,
+  unmatched: 0,
 });
 
 function measure(tally: Tally, article: Article, fetched: FetchedArticle, question: Question): void {
   const started = performance.now();
-  const selection = selectPassages(fetched.text, {
-    query: question.question,
-    maxChars: MAX_CHARS,
-    outline: fetched.outline,
-    title: fetched.title,
-    language: fetched.language,
-  });
+  const selection = selectPassages(
+    fetched.text,
+    {
+      query: question.question,
+      maxChars: MAX_CHARS,
+      outline: fetched.outline,
+      title: fetched.title,
+      language: fetched.language,
+    },
+    weights,
+  );
   tally.ms.push(performance.now() - started);
+  if (!selection.matched) tally.unmatched++;
   const focused = selection.passages.map((passage) => passage.text).join(PASSAGE_SEPARATOR);
   const bm25 = bm25Reference(article.paragraphs, question.question);
   tally.questions++;
@@ -238,7 +259,7 @@ function measure(tally: Tally, article: Article, fetched: FetchedArticle, questi
 }
 
 function summary(tally: Tally) {
-  const percent = (count: number) => Number(((100 * count) / Math.max(1, tally.questions)).toFixed(1));
+  const percent = (count: number) => Number(((100 * count) / Math.max(1, tally.questions)).toFixed(2));
   return {
     questions: tally.questions,
     focused: percent(tally.answered.focused),
@@ -252,6 +273,7 @@ function summary(tally: Tally) {
     msP50: Number(percentile(tally.ms, 0.5).toFixed(2)),
     msP95: Number(percentile(tally.ms, 0.95).toFixed(2)),
     offsetsExact: percent(tally.offsetsExact),
+    unmatched: tally.unmatched,
   };
 }
 
@@ -329,7 +351,7 @@ function longDocumentTiming(articles: Article[], fetched: FetchedArticle[]) {
     ms = []; // the first round warms the code up
     for (const question of questions) {
       const started = performance.now();
-      selectPassages(document, { query: question.question, maxChars: MAX_CHARS, language: 'en' });
+      selectPassages(document, { query: question.question, maxChars: MAX_CHARS, language: 'en' }, weights);
       ms.push(performance.now() - started);
     }
   }
@@ -427,7 +449,9 @@ async function runCli(
 
 // ---- the run ----
 
-if (!existsSync(join(CORPUS, 'articles.json'))) {
+if (args.includes('--multilingual')) {
+  multilingual();
+} else if (!existsSync(join(CORPUS, 'articles.json'))) {
   console.log(`skipped: the SQuAD development set (${CORPUS}) is not beside this checkout`);
 } else {
   const articles = JSON.parse(readFileSync(join(CORPUS, 'articles.json'), 'utf8')) as Article[];
@@ -496,15 +520,15 @@ function printReport(report: {
       `sample digest ${report.sampleDigest}; articles fetched in ${report.fetchMs} ms`,
   );
   console.log(
-    'set              questions  focused  truncation  bm25   Δ vs bm25  tokens p50 (f/t/b)  select ms p50/p95  offsets exact',
+    'set              questions  focused  truncation  bm25   Δ vs bm25  tokens p50 (f/t/b)  select ms p50/p95  offsets exact  unmatched',
   );
   for (const [name, row] of Object.entries(report.results))
     console.log(
-      `${name.padEnd(16)} ${String(row.questions).padStart(9)}  ${row.focused.toFixed(1).padStart(6)}%  ${row.truncation
+      `${name.padEnd(16)} ${String(row.questions).padStart(9)}  ${row.focused.toFixed(2).padStart(6)}%  ${row.truncation
         .toFixed(1)
         .padStart(
           9,
-        )}%  ${row.bm25.toFixed(1).padStart(4)}%  ${(row.focused - row.bm25).toFixed(1).padStart(8)}  ${`${row.tokensP50.focused}/${row.tokensP50.truncation}/${row.tokensP50.bm25}`.padStart(18)}  ${`${row.msP50}/${row.msP95}`.padStart(17)}  ${row.offsetsExact.toFixed(1).padStart(12)}%`,
+        )}%  ${row.bm25.toFixed(1).padStart(4)}%  ${(row.focused - row.bm25).toFixed(1).padStart(8)}  ${`${row.tokensP50.focused}/${row.tokensP50.truncation}/${row.tokensP50.bm25}`.padStart(18)}  ${`${row.msP50}/${row.msP95}`.padStart(17)}  ${row.offsetsExact.toFixed(1).padStart(12)}%  ${String(row.unmatched).padStart(9)}`,
     );
   const long = report.longDocument;
   if (long)
@@ -517,4 +541,51 @@ function printReport(report: {
         ? `--cli skipped: ${report.cli.skipped}`
         : `--cli: ${report.cli.questions} sample questions through periscope fetch --query: answered ${report.cli.answered}%, offsets exact ${report.cli.offsetsExact}%, tokens p50 ${report.cli.tokensP50}, wall ms p50 ${report.cli.wallMsP50} p95 ${report.cli.wallMsP95}`,
     );
+}
+
+// ---- qa-multilingual, in process ----
+
+/** Per language and half: answered %, unmatched questions and selection p95, over each page's own text. */
+function multilingual(): void {
+  if (!existsSync(MULTILINGUAL)) {
+    console.log(`skipped: the multilingual set (${MULTILINGUAL}) is not beside this checkout`);
+    return;
+  }
+  console.log(
+    `Focused reading at maxChars ${MAX_CHARS}, qa-multilingual in process (dev = even-indexed articles)`,
+  );
+  for (const language of MULTILINGUAL_LANGUAGES) {
+    const file = join(MULTILINGUAL, `articles.${language}.json`);
+    const articles = JSON.parse(readFileSync(file, 'utf8')) as Article[];
+    const halves = [newTally(), newTally()];
+    for (const [index, article] of articles.entries()) {
+      const document = [displayTitle(article.title), ...article.paragraphs].join('\n\n');
+      for (const question of article.questions)
+        measureMultilingual(halves[index % 2]!, document, language, question);
+    }
+    const row = halves.map((tally) => summary(tally));
+    console.log(
+      `${language}  dev ${row[0]!.focused.toFixed(2)}% (${row[0]!.questions} q., unmatched ${row[0]!.unmatched}, p95 ${row[0]!.msP95} ms)` +
+        `  held out ${row[1]!.focused.toFixed(2)}% (${row[1]!.questions} q., unmatched ${row[1]!.unmatched}, p95 ${row[1]!.msP95} ms)`,
+    );
+  }
+}
+
+function measureMultilingual(tally: Tally, document: string, language: string, question: Question): void {
+  const started = performance.now();
+  const selection = selectPassages(
+    document,
+    { query: question.question, maxChars: MAX_CHARS, language },
+    weights,
+  );
+  tally.ms.push(performance.now() - started);
+  if (!selection.matched) tally.unmatched++;
+  tally.questions++;
+  const text = normalize(selection.passages.map((passage) => passage.text).join(PASSAGE_SEPARATOR));
+  const spaced = ['fr', 'nb', 'ar'].includes(language);
+  const answered = question.answers.some((answer) => {
+    const needle = normalize(answer);
+    return needle !== '' && (spaced ? ` ${text} `.includes(` ${needle} `) : text.includes(needle));
+  });
+  if (answered && text.length <= MAX_CHARS) tally.answered.focused++;
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
 import type { WebFetchData } from '../src/tools/web-fetch.ts';
+import type { WebSearchResult } from '../src/tools/web-search.ts';
 import { type CliRun, runCli } from './support/run-cli.ts';
 
 const filler = (topic: string) =>
@@ -18,10 +19,35 @@ const PAGE = `<!doctype html><html><head><title>Brest harbour</title></head><bod
 <h2>Ships</h2>${filler('Ships')}<h2>Tides</h2><p>High tide at Brest is at 06:12 with a coefficient of 95.</p>
 <h2>Trade</h2>${filler('Trade')}</article></body></html>`;
 
+// The answering sentence is 126 characters, the sentences around it share no word with the question.
+const ANSWER =
+  'The lighthouse at Cordouan was finished in 1611 by the engineer Louis de Foix after twenty-seven years of hard building works.';
+const LIGHTHOUSE = `<!doctype html><html><head><title>Gironde estuary</title></head><body><article><h1>Gironde estuary</h1>
+<p>Ships pass the estuary every day. ${ANSWER} Storms are frequent there in winter.</p>
+<p>Oysters are farmed in the bay and sold at the market on Sundays.</p>
+<p>Its lens follows a mathematical design by Augustin Fresnel.</p></article></body></html>`;
+const LIGHTHOUSE_QUERY = 'When was the Cordouan lighthouse finished?';
+const lighthouse = (_request: unknown, response: import('node:http').ServerResponse) =>
+  response.writeHead(200, { 'content-type': 'text/html' }).end(LIGHTHOUSE);
+const braveResults = (paths: readonly string[]) =>
+  JSON.stringify({
+    web: {
+      results: paths.map((path, index) => ({
+        title: `Gironde ${index}`,
+        url: `${server.url}${path}`,
+        description: 'Estuary',
+      })),
+    },
+  });
+const ESTUARY_PATHS = [1, 2, 3, 4, 5].map((index) => `/estuary/${index}`);
+
 let server: TestServer;
 before(async () => {
   server = await startTestServer({
     '/harbour': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
+    ...Object.fromEntries(ESTUARY_PATHS.map((path) => [path, lighthouse])),
+    'GET /brave-estuary/res/v1/web/search': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(braveResults(ESTUARY_PATHS)),
     'GET /brave/res/v1/web/search': (_request, response) =>
       response.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
@@ -97,4 +123,128 @@ test('search --read-top prints the passages under the result, and how to read it
   const tooMany = await runCli([...args.slice(0, 2), '--read-top', '9'], options);
   assert.equal(tooMany.code, 2);
   assert.equal(tooMany.stderr, 'periscope: --read-top must be 5 or less, got 9\n');
+});
+
+/** The answer's beginning, cut at a word boundary within `maxChars`: what a too-long best sentence becomes. */
+const answerBeginning = (maxChars: number) => ANSWER.slice(0, ANSWER.lastIndexOf(' ', maxChars));
+
+test('fetch --query --max-chars 120 with a 126-character answer: its beginning, not a neighbour without its words', async () => {
+  const args = [
+    'fetch',
+    `${server.url}/estuary/1`,
+    '--allow-private-network',
+    '127.0.0.1',
+    '--query',
+    LIGHTHOUSE_QUERY,
+  ];
+  const options = { cwd: mkdtempSync(join(tmpdir(), 'periscope-cli-')), stdin: '' };
+  const result = await runCli([...args, '--max-chars', '120', '--json'], options);
+  assert.equal(result.code, 0, result.stderr);
+  const data = (JSON.parse(result.stdout) as { data: WebFetchData }).data;
+  assert.deepEqual(
+    data.passages?.map((passage) => passage.text),
+    [answerBeginning(120)],
+  );
+  assert.equal(data.queryMatched, true);
+  const printed = await runCli([...args, '--max-chars', '120'], options);
+  assert.match(printed.stdout, new RegExp(`\\n${answerBeginning(120)}\\n<<<end_untrusted`));
+  assert.doesNotMatch(printed.stdout, /Ships pass|Storms are/);
+});
+
+test("search --read-top 5 --read-max-chars 600: each page gives the answer's beginning in its 120 characters", async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
+  writeFileSync(
+    join(cwd, 'periscope.config.json'),
+    JSON.stringify({
+      search: { chain: ['brave'] },
+      providers: { brave: { baseUrl: `${server.url}/brave-estuary`, minIntervalMs: 0 } },
+    }),
+  );
+  const args = ['search', LIGHTHOUSE_QUERY, '--read-top', '5', '--read-max-chars', '600', '--json'];
+  const options = { cwd, stdin: '', env: { BRAVE_API_KEY: 'k' } };
+  const result = await runCli([...args, '--allow-private-network', '127.0.0.1'], options);
+  assert.equal(result.code, 0, result.stderr);
+  const { results } = (JSON.parse(result.stdout) as { data: { results: WebSearchResult[] } }).data;
+  assert.equal(results.length, 5);
+  for (const read of results)
+    assert.deepEqual(
+      read.passages?.map((passage) => passage.text),
+      [answerBeginning(120)],
+      JSON.stringify(read),
+    );
+});
+
+test('fetch --query that no word of the page matches: says so, prints the opening sentences with offsets to cite', async () => {
+  const args = ['fetch', `${server.url}/estuary/2`, '--allow-private-network', '127.0.0.1'];
+  const query = ['--query', 'xylophone quasar', '--max-chars', '100'];
+  const options = { cwd: mkdtempSync(join(tmpdir(), 'periscope-cli-')), stdin: '' };
+  const json = await runCli([...args, ...query, '--json'], options);
+  assert.equal(json.code, 0, json.stderr);
+  const data = (JSON.parse(json.stdout) as { data: WebFetchData }).data;
+  assert.equal(data.queryMatched, false);
+  const passages = data.passages ?? [];
+  assert.deepEqual(
+    passages.map((passage) => passage.text),
+    ['Ships pass the estuary every day.'],
+  );
+  const [opening] = passages;
+  assert.equal(opening!.citation.quote, opening!.text);
+  const result = await runCli([...args, ...query], options);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stdout,
+    /(?:^|\n)\[No passage of this page matched the query; here are the page's opening sentences instead, with their offsets\.\]\n/,
+  );
+  assert.ok(
+    result.stdout.includes(
+      `[chars ${opening!.start}–${opening!.end}] under "Gironde estuary"\n${opening!.text}`,
+    ),
+    result.stdout,
+  );
+  assert.match(
+    result.stdout,
+    new RegExp(
+      `\\n\\[1 opening passage, none matching the query: \\d+ of \\d+ characters\\. To read on, run the same command without --query and with --start ${opening!.end}\\.\\]\\n$`,
+    ),
+  );
+  assert.doesNotMatch(result.stdout, /web_fetch|startIndex|best-matching/);
+  assert.match(
+    result.stderr,
+    /→ (?:200 text\/html|from cache \(\d+ s old\)), no match, the opening: 1 passage \(\d+ of \d+ chars\) in \d+ ms\n$/,
+  );
+});
+
+test('search --read-top with a query no word of the page matches: each read says so over its opening sentences', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
+  writeFileSync(
+    join(cwd, 'periscope.config.json'),
+    JSON.stringify({
+      search: { chain: ['brave'] },
+      providers: { brave: { baseUrl: `${server.url}/brave-estuary`, minIntervalMs: 0 } },
+    }),
+  );
+  const args = ['search', 'xylophone quasar', '--read-top', '1', '--allow-private-network', '127.0.0.1'];
+  const options = { cwd, stdin: '', env: { BRAVE_API_KEY: 'k' } };
+  const result = await runCli(args, options);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stdout,
+    /\n {3}\[Read from http:\/\/127\.0\.0\.1:\d+\/estuary\/1; no passage matched the query; its opening sentences:\]\n\[chars \d+–\d+\] under "Gironde estuary"\nShips pass the estuary every day\./,
+  );
+  const json = await runCli([...args, '--json'], options);
+  const { results } = (JSON.parse(json.stdout) as { data: { results: WebSearchResult[] } }).data;
+  assert.equal(results[0]?.queryMatched, false);
+  assert.ok((results[0]?.passages ?? []).length > 0);
+});
+
+test('fetch --query with a misspelt long word finds the page word one edit away', async () => {
+  const args = ['fetch', `${server.url}/estuary/3`, '--allow-private-network', '127.0.0.1'];
+  const options = { cwd: mkdtempSync(join(tmpdir(), 'periscope-cli-')), stdin: '' };
+  const result = await runCli([...args, '--query', 'Who drew the mathmatical plans?', '--json'], options);
+  assert.equal(result.code, 0, result.stderr);
+  const data = (JSON.parse(result.stdout) as { data: WebFetchData }).data;
+  assert.equal(data.queryMatched, true);
+  const lens = data.passages?.find((passage) => passage.text.includes('mathematical design'));
+  assert.ok(lens, JSON.stringify(data.passages));
+  assert.equal(lens.score, Math.max(...(data.passages ?? []).map((passage) => passage.score)));
 });

@@ -71,15 +71,24 @@ export function readOnHint(position: ReadOnPosition): string {
   );
 }
 
-/** Said before the page when a query matched no passage: what follows is the page's start, not an answer. */
+/**
+ * Said before the page when a query matched no passage: what follows is the page's opening sentences (to read and
+ * to cite with their offsets), not an answer.
+ */
 export const NO_MATCH_NOTE =
+  "[No passage of this page matched the query; here are the page's opening sentences instead, with their offsets.]";
+
+/** Said before the page when a query was asked of a page without a sentence to pass (only headings or marks). */
+export const NO_PASSAGE_NOTE =
   '[No passage of this page matched the query; here is the start of the page instead, as without query.]';
 
 /** What the passages sentence is made of, all of it in `data`. */
 export interface PassagesPosition {
   length: number;
   totalLength: number;
-  passages?: ReadonlyArray<{ start: number; score: number }> | undefined;
+  passages?: ReadonlyArray<{ start: number; end: number; score: number }> | undefined;
+  /** False when no passage matched the query (the passages are the page's opening sentences). */
+  queryMatched?: boolean | undefined;
 }
 
 /** Where the best-scoring passage starts (the first of equals), to read on from; undefined without passages. */
@@ -95,6 +104,13 @@ export function bestPassageStart(position: PassagesPosition): number | undefined
  */
 export function passagesHint(position: PassagesPosition): string {
   const count = position.passages?.length ?? 0;
+  if (position.queryMatched === false) {
+    return (
+      `[${count} opening passage${count === 1 ? '' : 's'}, none matching the query: ${position.length} of ` +
+      `${position.totalLength} characters. To read on, call web_fetch with the same url, without query, and ` +
+      `startIndex=${openingEnd(position)}.]`
+    );
+  }
   const best = bestPassageStart(position);
   return (
     `[${count} passage${count === 1 ? '' : 's'} for the query: ${position.length} of ` +
@@ -102,4 +118,9 @@ export function passagesHint(position: PassagesPosition): string {
     'web_fetch with the same url, without query, and startIndex set to where to begin' +
     `${best === undefined ? '' : ` (startIndex=${best} reads on from the best-matching passage)`}.]`
   );
+}
+
+/** Where the opening passages end: the offset to read on from when none matched the query. */
+export function openingEnd(position: PassagesPosition): number {
+  return position.passages?.reduce((end, passage) => Math.max(end, passage.end), 0) ?? 0;
 }

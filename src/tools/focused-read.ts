@@ -13,6 +13,8 @@ export type { CitedPassage } from '../content/passages/types.ts';
 /** The focused read of one document: its best passages for a query, each with its citation. */
 export interface FocusedRead {
   passages: CitedPassage[];
+  /** Whether a passage matched the query; false: the passages are the document's opening sentences. */
+  matched: boolean;
   /** The passages' text joined with PASSAGE_SEPARATOR. */
   text: string;
   coveredChars: number;
@@ -31,8 +33,9 @@ export interface FocusedReadSource {
 
 /**
  * The passages of `document` that answer `request.query` (selectPassages), each with its heading (the ranker's,
- * else the nearest outline heading before it) and its citation; undefined when no passage matched the query at
- * all (every score zero), so the caller can say so instead of passing off arbitrary text as an answer.
+ * else the nearest outline heading before it) and its citation. When no passage matched the query at all (every
+ * score zero), the document's opening sentences with `matched` false, so the caller says so instead of passing
+ * them off as an answer, and they can still be cited. Undefined when the document has no text to pass.
  */
 export function focusedRead(
   document: string,
@@ -40,7 +43,7 @@ export function focusedRead(
   source: FocusedReadSource,
 ): FocusedRead | undefined {
   const selection = selectPassages(document, request);
-  if (!selection.passages.some((passage) => passage.score > 0)) return undefined;
+  if (selection.passages.length === 0) return undefined;
   const hash = contentHash(document);
   const passages = selection.passages.map((passage): CitedPassage => {
     const heading = passage.heading ?? headingBefore(request.outline ?? [], passage.start);
@@ -60,6 +63,7 @@ export function focusedRead(
   });
   return {
     passages,
+    matched: selection.matched,
     text: passages.map((passage) => passage.text).join(PASSAGE_SEPARATOR),
     coveredChars: selection.coveredChars,
     totalLength: selection.totalLength,

@@ -56,6 +56,10 @@ export const webSearchOutputSchema = z.looseObject({
       publishedAt: z.string().optional(),
       source: z.string().optional().describe('News: the publication.'),
       passages: z.array(citedPassage).optional().describe('readTop: the passages read from this result.'),
+      queryMatched: z
+        .boolean()
+        .optional()
+        .describe("readTop: false when no passage matched (the passages are the page's opening sentences)."),
     }),
   ),
 });
@@ -97,6 +101,12 @@ export const webFetchOutputSchema = z.looseObject({
   cached: z.boolean(),
   cacheAgeSeconds: z.number().optional().describe('When cached: seconds since the page was fetched.'),
   query: z.string().optional().describe('The query asked, when one was (then text holds the passages).'),
+  queryMatched: z
+    .boolean()
+    .optional()
+    .describe(
+      "With query: false when no passage matched it (then the passages are the page's opening sentences).",
+    ),
   coveredChars: z.number().optional().describe('With query: characters of the document the passages cover.'),
   contentHash: z
     .string()

@@ -29,8 +29,10 @@ export type ReadPage = (
 
 /** What `readTop` adds to a result. */
 export interface ReadResultFields {
-  /** The page's passages that answer the query, with citations; `[]` when none matched. */
+  /** The page's passages that answer the query, with citations (the opening sentences when none matched). */
   passages?: CitedPassage[];
+  /** With `passages`: false when none matched the query (they are the page's opening sentences). */
+  queryMatched?: boolean;
   /** Why the page could not be read (the search itself succeeded). */
   readError?: { code: ErrorCode; message: string };
 }
@@ -95,7 +97,8 @@ export async function readTopResults(
           readError: { code: error?.code ?? 'INTERNAL', message: error?.message ?? page.output },
         };
       }
-      return { ...result, passages: page.data.passages ?? [] };
+      const { passages = [], queryMatched } = page.data;
+      return { ...result, passages, ...(queryMatched === undefined ? {} : { queryMatched }) };
     }),
   );
   const failed = read.filter((result) => result.readError !== undefined).length;
@@ -116,7 +119,11 @@ export function readLines(result: WebSearchResult): string[] {
   if (!result.passages) return [];
   if (result.passages.length === 0) return ['   [Read: no passage of this page matched the query.]'];
   const source = result.passages[0]?.citation.finalUrl ?? result.url;
-  return [`   [Read from ${source}; the passages that answer the query:]`, passagesText(result.passages)];
+  const what =
+    result.queryMatched === false
+      ? 'no passage matched the query; its opening sentences'
+      : 'the passages that answer the query';
+  return [`   [Read from ${source}; ${what}:]`, passagesText(result.passages)];
 }
 
 /** The closing sentence when results were read: how to read one in full. Undefined when none was. */

@@ -163,20 +163,39 @@ test('startIndex with query is INVALID_INPUT naming the fix; startIndex 0 is the
   assert.equal((empty.data as { error: { code: string } }).error.code, 'INVALID_INPUT');
 });
 
-test('a query no passage matches says so and returns the start of the page, with passages []', async () => {
-  const result = await open().fetch({
-    url: `${server.url}${URL_PATH}`,
-    query: 'xylophone quasar',
-    maxChars: 1000,
-  });
+test('a query no passage matches says so and returns the opening sentences as passages, with exact offsets', async () => {
+  const periscope = open();
+  const url = `${server.url}${URL_PATH}`;
+  const whole = (await periscope.fetch({ url, maxChars: 1_000_000 })).data as WebFetchData;
+  const result = await periscope.fetch({ url, query: 'xylophone quasar', maxChars: 1000 });
   assert.equal(result.isError, false, result.output);
   const data = result.data as WebFetchData;
-  assert.deepEqual(data.passages, []);
   assert.equal(data.query, 'xylophone quasar');
-  assert.match(data.text, /^# Lighthouses of the North Sea/);
+  assert.equal(data.queryMatched, false);
+  const passages = data.passages ?? [];
+  assert.ok(passages.length > 0, 'something to cite');
+  assert.match(passages[0]!.text, /^Overview note 0: coastal beacons/);
+  assert.equal(passages[0]!.heading, 'Overview');
+  for (const passage of passages) {
+    assert.equal(passage.score, 0);
+    assert.equal(whole.text.slice(passage.start, passage.end), passage.text);
+    assert.equal(passage.citation.quote, passage.text);
+    assert.equal(passage.citation.contentHash, contentHash(whole.text));
+  }
+  assert.equal(data.text, passages.map((passage) => passage.text).join(PASSAGE_SEPARATOR));
+  assert.ok(data.text.length <= 1000);
   assert.equal(data.truncated, true);
-  assert.ok(result.output.startsWith(`${NO_MATCH_NOTE}\n<<<untrusted_web_content`));
-  assert.match(result.output, /To read on, call web_fetch with the same url and startIndex=\d+\.\]$/);
+  assert.ok(result.output.includes(`${NO_MATCH_NOTE}\n<<<untrusted_web_content`), result.output);
+  const end = passages.at(-1)!.end;
+  assert.match(
+    result.output,
+    new RegExp(
+      `\\n\\[${passages.length} opening passages?, none matching the query: ${data.length} of ${data.totalLength} characters\\. To read on, call web_fetch with the same url, without query, and startIndex=${end}\\.\\]$`,
+    ),
+  );
+  assert.doesNotMatch(result.output, /best-matching/);
+  const matched = (await periscope.fetch({ url, query: QUESTION, maxChars: 1500 })).data as WebFetchData;
+  assert.equal(matched.queryMatched, true);
 });
 
 test('repeat throttle: another question of the same page is another lookup; the same one thrice is not', async () => {

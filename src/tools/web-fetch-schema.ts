@@ -93,9 +93,12 @@ export interface WebFetchData {
   query?: string;
   /**
    * With `query`: the passages that answer it, verbatim and in document order, each with its heading and its
-   * citation; `[]` when no passage matched (then `text` is the first window, as without query).
+   * citation. When none matched (`queryMatched` false), the page's opening sentences, scored 0; `[]` only for a
+   * page without a sentence to pass (then `text` is the first window, as without query).
    */
   passages?: CitedPassage[];
+  /** With `query`: whether a passage matched it (false: `passages` are the page's opening sentences). */
+  queryMatched?: boolean;
   /** With `query`: characters of the document the passages cover. */
   coveredChars?: number;
   /** With `query`: `sha256:<hex>` of the full extracted document text (what citations name). */

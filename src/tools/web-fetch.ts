@@ -11,7 +11,14 @@ import { stageEnd, stageStart } from '../stage-timing.ts';
 import { ageSeconds, cachedNote, formatAge, maxAgeMs } from './cache-age.ts';
 import { type DocumentReader, isReadable } from './document-reader.ts';
 import { egressCall } from './egress-call.ts';
-import { NO_MATCH_NOTE, pageHeader, passagesHint, readOnHint, sectionsAfter } from './fetch-output.ts';
+import {
+  NO_MATCH_NOTE,
+  NO_PASSAGE_NOTE,
+  pageHeader,
+  passagesHint,
+  readOnHint,
+  sectionsAfter,
+} from './fetch-output.ts';
 import { focusedRead, passagesText } from './focused-read.ts';
 import type { Tool } from './tool.ts';
 import { toErrorResult } from './tool-result.ts';
@@ -162,6 +169,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
               ? { outline: content.outline }
               : {}),
             query,
+            queryMatched: focused.matched,
             passages: focused.passages,
             coveredChars: focused.coveredChars,
             contentHash: focused.contentHash,
@@ -170,6 +178,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
           };
           // Page-written text (header, headings, passages) inside the envelope; our sentence after it.
           const enveloped = `${pageHeader(data)}\n\n${passagesText(focused.passages)}`;
+          if (!focused.matched) parts.push(NO_MATCH_NOTE);
           parts.push(wrapUntrusted(enveloped, page.finalUrl).text);
           if (focused.leftOut) parts.push(passagesHint(data));
         } else {
@@ -189,10 +198,16 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
             ...(content.image ? { image: content.image } : {}),
             ...(query === undefined
               ? {}
-              : { query, passages: [], contentHash: contentHash(content.text), retrievedAt }),
+              : {
+                  query,
+                  queryMatched: false,
+                  passages: [],
+                  contentHash: contentHash(content.text),
+                  retrievedAt,
+                }),
             text: shown.text,
           };
-          if (query !== undefined) parts.push(NO_MATCH_NOTE);
+          if (query !== undefined) parts.push(NO_PASSAGE_NOTE);
           // Page-written text (header, window, the headings that come next) goes inside the envelope; only our
           // own sentence with the offsets follows it.
           const sections = shown.truncated ? sectionsAfter(shown, content.outline ?? []) : undefined;
@@ -202,7 +217,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         }
         const elapsedMs = Math.round(performance.now() - started);
         const shown = focused
-          ? `${plural(focused.passages.length, 'passage')} (${data.length} of ${data.totalLength} chars)`
+          ? `${focused.matched ? '' : 'no match, the opening: '}${plural(focused.passages.length, 'passage')} (${data.length} of ${data.totalLength} chars)`
           : data.truncated
             ? `${data.length} of ${data.totalLength} chars`
             : `${data.length} chars`;

@@ -88,6 +88,7 @@ export function bm25Paragraphs(document: string, request: PassageQuery): Passage
   chosen.sort((left, right) => left.start - right.start);
   return {
     passages: chosen,
+    matched: chosen.some((passage) => passage.score > 0),
     coveredChars: chosen.reduce((sum, passage) => sum + passage.end - passage.start, 0),
     totalLength: document.length,
   };

@@ -105,8 +105,10 @@ export function chooseUnits(
       taken.push(unit);
       continue;
     }
-    if (!tryAdd(unit, unit)) continue;
-    taken.push(unit);
+    if (tryAdd(unit, unit)) taken.push(unit);
+    // The best unit does not fit: its beginning (below), never a lesser unit in its place (a neighbour ranked by
+    // the best one's words may share none with the query). Nothing matched: the opening units, up to this one.
+    else if (taken.length === 0 || !anyMatch) break;
   }
   // Budget left once every matching unit is in: the sentences around the best ones, best first.
   for (let round = 1, grew = true; grew && round <= 3; round++) {

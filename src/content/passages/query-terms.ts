@@ -36,6 +36,8 @@ export interface QueryTerms {
   isNumber: boolean[];
   /** Terms only there to find a phrase (its stop words), not scored on their own. */
   phraseOnly: boolean[];
+  /** The query's word each scored term came from, lower-cased ('' for ideographs and phrase-only terms). */
+  words: string[];
 }
 
 /** The query's terms: stop words left out (unless the query has nothing else), each term once. */
@@ -43,8 +45,9 @@ export function queryTerms(query: string, tools: LanguageTools): QueryTerms {
   const terms: string[] = [];
   const isNumber: boolean[] = [];
   const phraseOnly: boolean[] = [];
+  const termWords: string[] = [];
   const ids = new Map<string, number>();
-  const idOf = (term: string, scored: boolean) => {
+  const idOf = (term: string, scored: boolean, word = '') => {
     let id = ids.get(term);
     if (id === undefined) {
       id = terms.length;
@@ -52,6 +55,7 @@ export function queryTerms(query: string, tools: LanguageTools): QueryTerms {
       terms.push(term);
       isNumber.push(/^\p{N}+$/u.test(term));
       phraseOnly.push(!scored);
+      termWords.push(word);
     }
     return id;
   };
@@ -59,13 +63,14 @@ export function queryTerms(query: string, tools: LanguageTools): QueryTerms {
   const content = words.filter(
     (word) => word.ideographic || (!tools.isStopWord(word.text.toLowerCase()) && !isLoneLetter(word.text)),
   );
-  for (const word of content.length > 0 ? content : words) idOf(word.term, true);
+  for (const word of content.length > 0 ? content : words)
+    idOf(word.term, true, word.ideographic ? '' : word.text.toLowerCase());
   const phrases: number[][] = [];
   for (const quoted of query.matchAll(/["“«„]([^"”»“]{3,})["”»“]/g)) {
     const sequence = queryWords(quoted[1] ?? '', tools).map((word) => idOf(word.term, false));
     if (sequence.length > 1) phrases.push(sequence);
   }
-  return { terms, phrases, isNumber, phraseOnly };
+  return { terms, phrases, isNumber, phraseOnly, words: termWords };
 }
 
 /** A single letter ("a", the "s" of "Whitehead's"): never what a question is about. */

@@ -1,4 +1,5 @@
 import type { LanguageTools } from './language-tools.ts';
+import { mayBeOneEdit, type OneEditTerms, oneEditTerm } from './one-edit.ts';
 import { normalizeWord, type QueryTerms } from './query-terms.ts';
 import type { Segmentation } from './segment-document.ts';
 import { prefixKey, scanWords } from './word-scanner.ts';
@@ -24,6 +25,8 @@ export interface ScoreWeights {
   /** BM25's k1 and b for units (blocks use 1.2 and 0.75). */
   unitK1: number;
   unitB: number;
+  /** Query words of at least this many letters the page lacks match its words one edit away; 0: off. */
+  oneEditMinLength: number;
 }
 
 export const DEFAULT_WEIGHTS: ScoreWeights = {
@@ -36,6 +39,7 @@ export const DEFAULT_WEIGHTS: ScoreWeights = {
   answerType: 4,
   unitK1: K1,
   unitB: 0.45,
+  oneEditMinLength: 7,
 };
 
 /** Where the query's terms occur: per unit, its length in tokens and its hits (term id and token position). */
@@ -47,17 +51,25 @@ export interface TermHits {
   hitPosition: number[];
 }
 
-/** Scan the document once, matching each word against the query's terms (stemming only plausible words). */
+/**
+ * Scan the document once, matching each word against the query's terms (stemming only plausible words); with
+ * `oneEdit`, a long query word the page does not hold as typed also matches the page's words one edit from it.
+ */
 export function findTermHits(
   document: string,
   segmentation: Segmentation,
   query: QueryTerms,
   tools: LanguageTools,
+  oneEdit?: OneEditTerms,
 ): TermHits {
   const { units } = segmentation;
+  const termCount = query.terms.length;
   const ids = new Map(query.terms.map((term, index) => [term, index]));
   const prefixes = new Set(query.terms.map((term) => prefixKey(term, 0, term.length)));
+  /** A word → its term id, termCount + id for a match at one edit, -1 for none. */
   const known = new Map<string, number>();
+  const exactHits = new Int32Array(termCount);
+  const editHits: number[] = []; // indices of the hits made at one edit
   const unitLength = new Int32Array(units.length);
   const hitUnit: number[] = [];
   const hitTerm: number[] = [];
@@ -66,9 +78,22 @@ export function findTermHits(
   let position = 0;
   const hit = (term: number | undefined) => {
     if (term === undefined || term < 0) return;
+    if (term >= termCount) editHits.push(hitTerm.length);
+    else exactHits[term]!++;
     hitUnit.push(unit);
-    hitTerm.push(term);
+    hitTerm.push(term % termCount);
     hitPosition.push(position);
+  };
+  const lookUp = (start: number, end: number, samePrefix: boolean): number => {
+    const word = document.slice(start, end);
+    let id = known.get(word);
+    if (id === undefined) {
+      id = (samePrefix ? ids.get(normalizeWord(word, tools)) : undefined) ?? -1;
+      const near = id < 0 && oneEdit ? oneEditTerm(oneEdit, word) : undefined;
+      if (near !== undefined) id = termCount + near;
+      known.set(word, id);
+    }
+    return id;
   };
   const advance = (start: number) => {
     while (unit < units.length - 1 && start >= units[unit]!.end) unit++;
@@ -77,15 +102,9 @@ export function findTermHits(
     word(start, end) {
       advance(start);
       unitLength[unit]!++;
-      if (prefixes.has(prefixKey(document, start, end))) {
-        const word = document.slice(start, end);
-        let id = known.get(word);
-        if (id === undefined) {
-          id = ids.get(normalizeWord(word, tools)) ?? -1;
-          known.set(word, id);
-        }
-        hit(id);
-      }
+      const samePrefix = prefixes.has(prefixKey(document, start, end));
+      if (samePrefix || (oneEdit && mayBeOneEdit(oneEdit, document, start, end)))
+        hit(lookUp(start, end, samePrefix));
       position++;
     },
     ideograph(start, end) {
@@ -97,7 +116,20 @@ export function findTermHits(
       position++;
     },
   });
-  return { unitLength, hitUnit, hitTerm, hitPosition };
+  const result = { unitLength, hitUnit, hitTerm, hitPosition };
+  if (editHits.length > 0) dropEditHits(result, editHits, exactHits);
+  return result;
+}
+
+/** Matches at one edit stand in only for a term the page does not hold as typed: the others' are dropped. */
+function dropEditHits(hits: TermHits, editHits: readonly number[], exactHits: Int32Array): void {
+  const drop = new Set(editHits.filter((index) => exactHits[hits.hitTerm[index]!]! > 0));
+  if (drop.size === 0) return;
+  for (const column of [hits.hitUnit, hits.hitTerm, hits.hitPosition]) {
+    let kept = 0;
+    for (let index = 0; index < column.length; index++) if (!drop.has(index)) column[kept++] = column[index]!;
+    column.length = kept;
+  }
 }
 
 /** Each unit's score: its BM25, its block's, its neighbours', numbers, quoted phrases and the answer's kind. */

@@ -140,10 +140,47 @@ test('nothing matches: the beginning of the document, as a read without a query 
   assert.equal(joined(document, { query: 'zzz qqq', maxChars: 40 }), 'First sentence here. Second one.');
 });
 
+test('nothing matches: the opening sentences, with exact offsets and matched false, up to the first that does not fit', () => {
+  // Before, a later sentence that fitted was taken past one that did not: not the page's opening.
+  const document =
+    '# Tides\n\nThe harbour opens at dawn. Every ship that enters it is logged by the harbour master in ink. ' +
+    'Fees are low.\n\nThe quay is long.';
+  const selection = selectPassages(document, { query: 'mathmatical proof', maxChars: 45 });
+  assert.equal(selection.matched, false);
+  assert.deepEqual(
+    selection.passages.map(({ text, start, end, score }) => ({ text, start, end, score })),
+    [{ text: 'The harbour opens at dawn.', start: 9, end: 35, score: 0 }],
+  );
+  for (const passage of selection.passages)
+    assert.equal(document.slice(passage.start, passage.end), passage.text);
+  assert.equal(selectPassages(document, { query: 'harbour', maxChars: 40 }).matched, true);
+});
+
+test('the best sentence longer than the budget: its beginning at a word boundary, never a neighbour in its place', () => {
+  // A 130-character answer at --max-chars 120: before, the sentence after it (no word of the question, ranked
+  // only by its neighbour's words) was returned as the best-matching passage, and the answer dropped.
+  const answer =
+    'The lighthouse at Cordouan was finished in 1611 by the engineer Louis de Foix after twenty-seven years of ' +
+    'difficult building work.';
+  const document = `Ships pass the estuary every day. ${answer} Storms are frequent there in winter.\n\nA market is held.`;
+  const query = 'When was the Cordouan lighthouse finished?';
+  for (const maxChars of [120, 60, 20]) {
+    const selection = selectPassages(document, { query, maxChars });
+    assert.equal(selection.passages.length, 1, `${maxChars}: ${JSON.stringify(selection.passages)}`);
+    const [passage] = selection.passages;
+    assert.ok(answer.startsWith(passage!.text), `${maxChars}: ${passage!.text}`);
+    assert.ok(passage!.text.length <= maxChars && passage!.text.length > maxChars - 15, passage!.text);
+    assert.match(answer.slice(passage!.text.length), /^\s/, 'cut at a word boundary');
+    assert.equal(document.slice(passage!.start, passage!.end), passage!.text);
+    assert.equal(selection.matched, true);
+  }
+});
+
 test('an empty or blank document gives no passage', () => {
   for (const document of ['', '  \n\n \t'])
     assert.deepEqual(selectPassages(document, { query: 'anything', maxChars: 100 }), {
       passages: [],
+      matched: false,
       coveredChars: 0,
       totalLength: document.length,
     });
@@ -170,4 +207,26 @@ test('a question for years or dates, in the plural too, prefers the sentence tha
     'Which dates mark the reign of the emperor?',
   ])
     assert.equal(joined(document, { query, maxChars: dated.length, language: 'en' }), dated, query);
+});
+
+test('a misspelt long word matches the page word one edit away, only when the page lacks it as typed', () => {
+  const hit = 'Her proof was the most mathematical of the century.';
+  const document = `${filler(20)}\n\n${hit}\n\n${filler(20)}`;
+  const selection = selectPassages(document, { query: 'mathmatical', maxChars: 100 });
+  assert.equal(selection.matched, true);
+  assert.deepEqual(
+    selection.passages.map((passage) => passage.text),
+    [hit],
+  );
+  // The page holds the word as typed: the word one edit away (`desert` for `dessert`) is not matched.
+  const both = `The desert was crossed in May.\n\n${filler(2)}\n\nThe dessert was sweet.`;
+  assert.equal(joined(both, { query: 'dessert', maxChars: 60 }), 'The dessert was sweet.');
+  assert.equal(
+    selectPassages(both, { query: 'dessrt', maxChars: 60 }).matched,
+    false,
+    'six letters: too short',
+  );
+  // Short words and numbers are not matched at one edit: 1612 is not 1611.
+  const years = `${filler(5)}\n\nThe bridge was finished in 1612.`;
+  assert.equal(selectPassages(years, { query: '1611', maxChars: 100 }).matched, false);
 });

@@ -2,6 +2,7 @@ import type { OutlineEntry } from '../outline.ts';
 import { chooseUnits } from './choose-units.ts';
 import { guessLanguage } from './guess-language.ts';
 import { languageTools } from './language-tools.ts';
+import { oneEditTerms } from './one-edit.ts';
 import { queryTerms } from './query-terms.ts';
 import { DEFAULT_WEIGHTS, findTermHits, type ScoreWeights, scoreUnits } from './score-units.ts';
 import { type Segmentation, segmentDocument } from './segment-document.ts';
@@ -21,7 +22,8 @@ export function selectPassages(
   const tools = languageTools(request.language ?? guessLanguage(document));
   const segmentation = segmentDocument(document);
   const query = queryTerms(request.query, tools);
-  const hits = findTermHits(document, segmentation, query, tools);
+  const oneEdit = oneEditTerms(query.words, weights.oneEditMinLength);
+  const hits = findTermHits(document, segmentation, query, tools, oneEdit);
   const scores = scoreUnits(document, request.query, segmentation, query, hits, weights);
   const runs = chooseUnits(document, segmentation, scores, {
     maxChars: request.maxChars,
@@ -38,6 +40,7 @@ export function selectPassages(
   });
   return {
     passages,
+    matched: passages.some((passage) => passage.score > 0),
     coveredChars: passages.reduce((sum, passage) => sum + passage.end - passage.start, 0),
     totalLength: document.length,
   };

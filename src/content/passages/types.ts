@@ -32,6 +32,11 @@ export interface PassageQuery {
 /** The chosen passages, in document order, and how much of the document they leave out. */
 export interface PassageSelection {
   passages: Passage[];
+  /**
+   * Whether a word of the query is on the page: false, the passages are the document's opening sentences (an
+   * answer cannot be told from the page's words; they are there to read and to cite), each scored 0.
+   */
+  matched: boolean;
   /** Characters of the document the passages cover. */
   coveredChars: number;
   totalLength: number;

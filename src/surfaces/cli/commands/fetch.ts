@@ -3,7 +3,7 @@ import type { FetchBackendId } from '../../../config/fetch-schema.ts';
 import { loadConfig } from '../../../config/load-config.ts';
 import type { ToolErrorData } from '../../../errors.ts';
 import type { ToolResult } from '../../../tool-call.ts';
-import { bestPassageStart, passagesHint } from '../../../tools/fetch-output.ts';
+import { bestPassageStart, openingEnd, passagesHint } from '../../../tools/fetch-output.ts';
 import {
   listsSectionsAfter,
   readOnHint,
@@ -170,6 +170,14 @@ function passagesForPeople(output: string, data: WebFetchData): string {
   const modelHint = `\n${passagesHint(data)}`;
   if (!data.truncated || !output.endsWith(modelHint)) return output;
   const count = data.passages?.length ?? 0;
+  if (data.queryMatched === false) {
+    return (
+      `${output.slice(0, -modelHint.length)}\n` +
+      `[${count} opening passage${count === 1 ? '' : 's'}, none matching the query: ${data.length} of ` +
+      `${data.totalLength} characters. To read on, run the same command without --query and with ` +
+      `--start ${openingEnd(data)}.]`
+    );
+  }
   const best = bestPassageStart(data) ?? 0;
   return (
     `${output.slice(0, -modelHint.length)}\n` +
