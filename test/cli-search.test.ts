@@ -175,8 +175,8 @@ test('status lists every provider: chain position, credentials, health, live quo
   // The parameters each provider takes, from its parameter table: ✓ native, ~ approximated, – not at all.
   assert.match(result.stdout, /\nprovider +news +date range +safe search +offset\n/);
   assert.match(result.stdout, /\nbrave +✓ +✓ +✓ +✓\n/);
-  assert.match(result.stdout, /\nsearxng +✓ +~ +✓ +~\n/);
-  assert.match(result.stdout, /\ngoogle-cse +– +~ +✓ +✓\n/);
+  assert.match(result.stdout, /\nsearxng +✓ +~ +✓ +✓\n/);
+  assert.match(result.stdout, /\ngoogle-cse +– +✓ +✓ +✓\n/);
   assert.equal(server.calls.at(-1)?.headers.authorization, 'Bearer tvly-k');
 
   const parsed = JSON.parse((await run(['status', '--json'])).stdout) as {

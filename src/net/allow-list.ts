@@ -43,26 +43,36 @@ export function cidrContains(cidr: Cidr, address: IpAddress): boolean {
 }
 
 /** Builds an allow-list; an entry that is neither a CIDR/address nor a host pattern is CONFIG_INVALID. */
+/** One allow-list entry, read: an address range, one host name, or every name under a suffix. */
+export type AllowListEntry = { cidr: Cidr } | { host: string } | { suffix: string };
+
+/** Reads one entry of `allowPrivateNetwork`, or throws CONFIG_INVALID naming what it takes. */
+export function parseAllowListEntry(raw: string): AllowListEntry {
+  const entry = raw.trim().toLowerCase();
+  const cidr = parseCidr(entry);
+  if (cidr) return { cidr };
+  if (HOST_NAME.test(entry) && parseIpAddress(entry) === undefined) {
+    const name = entry.replace(/\.$/, '');
+    return name.startsWith('*.') || name.startsWith('.')
+      ? { suffix: name.slice(name.indexOf('.')) }
+      : { host: name };
+  }
+  throw new PeriscopeError(
+    'CONFIG_INVALID',
+    `allowPrivateNetwork entry "${raw}" is neither a CIDR (10.0.0.0/8, fd00::/8), an address, nor a host name (intranet.example, .corp.example)`,
+    { details: { reason: 'invalid-allow-list-entry' } },
+  );
+}
+
 export function createAllowList(entries: readonly string[] = []): AllowList {
   const cidrs: Cidr[] = [];
   const exactHosts = new Set<string>();
   const suffixes: string[] = [];
   for (const raw of entries) {
-    const entry = raw.trim().toLowerCase();
-    const cidr = parseCidr(entry);
-    if (cidr) {
-      cidrs.push(cidr);
-    } else if (HOST_NAME.test(entry) && parseIpAddress(entry) === undefined) {
-      const name = entry.replace(/\.$/, '');
-      if (name.startsWith('*.') || name.startsWith('.')) suffixes.push(name.slice(name.indexOf('.')));
-      else exactHosts.add(name);
-    } else {
-      throw new PeriscopeError(
-        'CONFIG_INVALID',
-        `allowPrivateNetwork entry "${raw}" is neither a CIDR (10.0.0.0/8, fd00::/8), an address, nor a host name (intranet.example, .corp.example)`,
-        { details: { reason: 'invalid-allow-list-entry' } },
-      );
-    }
+    const entry = parseAllowListEntry(raw);
+    if ('cidr' in entry) cidrs.push(entry.cidr);
+    else if ('host' in entry) exactHosts.add(entry.host);
+    else suffixes.push(entry.suffix);
   }
   return {
     entries: [...entries],

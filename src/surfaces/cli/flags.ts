@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { createAllowList } from '../../net/allow-list.ts';
+import { parseAllowListEntry } from '../../net/allow-list.ts';
 import { parseDnsServer } from '../../net/pinned-lookup.ts';
 import { parseProxyUrl } from '../../net/proxy.ts';
 import { UsageError } from './cli-error.ts';
@@ -181,7 +181,7 @@ export function networkOverrides(values: ParsedFlags): Record<string, unknown> {
     allowPrivateNetwork: checkedFlag(
       values,
       'allow-private-network',
-      (entry) => createAllowList([entry]),
+      parseAllowListEntry,
       'a CIDR (10.0.0.0/8), an address (127.0.0.1) or a host name (localhost)',
     ),
     totalTimeoutMs: integerFlag(values, 'total-timeout-ms', 1) ?? integerFlag(values, 'timeout-ms', 1),

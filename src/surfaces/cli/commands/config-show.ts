@@ -7,13 +7,13 @@ import { type EffectiveProxy, effectiveProxy } from '../../../config/network-opt
 import { redactConfig, redactUrlCredentials } from '../../../config/redact.ts';
 import type { PeriscopeConfig } from '../../../config/schema.ts';
 import type { ProviderEntryConfig } from '../../../config/search-schema.ts';
-import { createPeriscope } from '../../../index.ts';
 import { loadCustomProviders } from '../../../search/custom-providers.ts';
 import { resolveProviderSettings } from '../../../search/provider-settings.ts';
 import { BUILT_IN_PROVIDERS } from '../../../search/providers/registry.ts';
 import { EXIT_OK, UsageError } from '../cli-error.ts';
-import { COMMON_FLAGS, parseFlags } from '../flags.ts';
+import { COMMON_FLAGS, type ParsedFlags, parseFlags } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
+import { openPeriscope } from '../open-periscope.ts';
 
 export const CONFIG_HELP = `Usage: periscope config show [--config FILE] [--json]
        periscope config schema
@@ -53,7 +53,7 @@ export async function configCommand(argv: string[], io: CliIo): Promise<number> 
     env: io.env,
     cwd: io.cwd,
   });
-  await checkAsCommandsDo(config, source ? dirname(source) : io.cwd, io);
+  await checkAsCommandsDo(config, source ? dirname(source) : io.cwd, io, values);
   const proxy = effectiveProxy(config.network, io.env);
   const network = {
     ...config.network,
@@ -75,8 +75,8 @@ export async function configCommand(argv: string[], io: CliIo): Promise<number> 
  * provider ids and the like, and `providers.custom` modules must import and export a provider. A config `config
  * show` prints is one `search` runs with.
  */
-async function checkAsCommandsDo(config: PeriscopeConfig, baseDir: string, io: CliIo): Promise<void> {
-  const periscope = createPeriscope(config, { env: io.env, baseDir });
+async function checkAsCommandsDo(config: PeriscopeConfig, baseDir: string, io: CliIo, values: ParsedFlags) {
+  const { periscope } = openPeriscope(io, values);
   try {
     await loadCustomProviders(config.providers.custom ?? [], baseDir);
   } finally {

@@ -3,7 +3,16 @@ import type { SharedCalls, SharedMetrics } from '../../gateway/gateway.ts';
 import type { MetricsSnapshot } from '../../gateway/metrics.ts';
 import type { FinishedCall, RecentCall } from '../../gateway/recent-calls.ts';
 import { type CliIo, writeLine } from '../io.ts';
-import type { Announced } from './serve.ts';
+
+/** What the banner says of a listening gateway (a worker tells it to the primary). */
+export interface Announced {
+  url: string;
+  host: string;
+  keysRequired: boolean;
+  tools: string[];
+  /** The operator console is served (gateway.console.enabled). */
+  console: boolean;
+}
 
 /** What a worker tells the primary (node:cluster IPC). */
 export type WorkerReport =

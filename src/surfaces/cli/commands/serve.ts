@@ -18,6 +18,7 @@ import {
 } from '../flags.ts';
 import { type CliIo, writeLine } from '../io.ts';
 import {
+  type Announced,
   ownSockets,
   report,
   runPrimary,
@@ -242,16 +243,6 @@ function cannotListen(error: unknown, host: string, port: number): unknown {
     default:
       return error;
   }
-}
-
-/** What the banner says of a listening gateway (a worker tells it to the primary). */
-export interface Announced {
-  url: string;
-  host: string;
-  keysRequired: boolean;
-  tools: string[];
-  /** The operator console is served (gateway.console.enabled). */
-  console: boolean;
 }
 
 function announced(
