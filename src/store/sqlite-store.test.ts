@@ -195,7 +195,9 @@ describe('sqlite store: the file', () => {
     );
     // One transaction, one busy wait, one failure shared by the five (five transactions would fail five times):
     // counted by the failures, not the clock, which a loaded machine stretches.
-    const causes = settled.map((outcome) => (outcome.status === 'rejected' ? outcome.reason?.cause : undefined));
+    const causes = settled.map((outcome) =>
+      outcome.status === 'rejected' ? outcome.reason?.cause : undefined,
+    );
     assert.ok(causes[0] instanceof Error, 'the writer thread’s failure is the cause');
     assert.equal(new Set(causes).size, 1, 'one failure for the whole turn');
     holder.exec('ROLLBACK');
