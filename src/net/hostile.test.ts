@@ -13,17 +13,21 @@ import { measureMemoryGrowth } from '../testing/memory-growth.ts';
 import { createHttpClient, type HttpClientOptions } from './http-client.ts';
 import type { NetworkLimits } from './types.ts';
 
+// Phase limits a loaded machine does not reach by accident: the cases about sizes must not end in a TIMEOUT.
+// The cases about timeouts set TIGHT ones. The total is far above both: a case that stops by its own limit is
+// asserted to end before the total would have (which limit fired is in the error's details).
 const LIMITS: NetworkLimits = {
-  connectTimeoutMs: 200,
-  headersTimeoutMs: 200,
-  bodyTimeoutMs: 200,
-  // Far above every other limit: a case that stops by its own limit is asserted to end before this one would
-  // have, a bound that holds on a loaded machine (the per-phase limits are what they name, by the error's details).
+  connectTimeoutMs: 5_000,
+  headersTimeoutMs: 5_000,
+  bodyTimeoutMs: 5_000,
   totalTimeoutMs: 20_000,
   maxBytes: 65_536,
   maxHeaderBytes: 16_384,
   maxRedirects: 5,
 };
+
+/** The phase limits of the cases about timeouts. */
+const TIGHT = { connectTimeoutMs: 200, headersTimeoutMs: 200, bodyTimeoutMs: 200 } as const;
 
 function client(options: HttpClientOptions = {}) {
   const guard = createLoopbackConnectGuard();
@@ -310,7 +314,7 @@ describe('oversized bodies', () => {
 
 describe('timeouts', () => {
   it('a body dripping a byte every 300 ms hits bodyTimeoutMs', async () => {
-    const { error, elapsedMs } = await timed(client()(`${server.url}/drip`));
+    const { error, elapsedMs } = await timed(client(TIGHT)(`${server.url}/drip`));
     assert.equal(error.code, 'TIMEOUT');
     assert.equal(error.details.phase, 'body');
     assert.equal(error.details.limit, 'bodyTimeoutMs');
@@ -319,7 +323,9 @@ describe('timeouts', () => {
   });
 
   it('a body that drips fast enough for bodyTimeoutMs still hits totalTimeoutMs', async () => {
-    const { error, elapsedMs } = await timed(client({ totalTimeoutMs: 400 })(`${server.url}/drip-fast`));
+    const { error, elapsedMs } = await timed(
+      client({ ...TIGHT, bodyTimeoutMs: 5_000, totalTimeoutMs: 400 })(`${server.url}/drip-fast`),
+    );
     assert.equal(error.code, 'TIMEOUT');
     assert.equal(error.details.phase, 'total');
     assert.match(error.message, /timed out after 400 ms in total \(totalTimeoutMs\)/);
@@ -327,7 +333,7 @@ describe('timeouts', () => {
   });
 
   it('headers never sent hit headersTimeoutMs', async () => {
-    const { error, elapsedMs } = await timed(client()(`${server.url}/no-headers`));
+    const { error, elapsedMs } = await timed(client(TIGHT)(`${server.url}/no-headers`));
     assert.equal(error.code, 'TIMEOUT');
     assert.equal(error.details.phase, 'headers');
     assert.equal(error.retryable, true);
@@ -336,7 +342,7 @@ describe('timeouts', () => {
   });
 
   it('a TLS handshake that never completes hits connectTimeoutMs', async () => {
-    const { error, elapsedMs } = await timed(client()(`https://127.0.0.1:${server.port}/`));
+    const { error, elapsedMs } = await timed(client(TIGHT)(`https://127.0.0.1:${server.port}/`));
     assert.equal(error.code, 'TIMEOUT');
     assert.equal(error.details.phase, 'connect');
     assert.match(error.message, /connectTimeoutMs/);
@@ -345,7 +351,7 @@ describe('timeouts', () => {
 
   it('a resolver that never answers hits connectTimeoutMs', async () => {
     const lookup = () => new Promise<never>(() => {});
-    const { error } = await timed(client({ lookup })('http://hanging.test/'));
+    const { error } = await timed(client({ ...TIGHT, lookup })('http://hanging.test/'));
     assert.equal(error.code, 'TIMEOUT');
     assert.equal(error.details.phase, 'connect');
   });
