@@ -533,7 +533,10 @@ export function storeConformanceSuite(
         granted(await reserve('spaced', spaced));
         const next = waitOf(await reserve('spaced', spaced), 'wait');
         const sinceGrant = Date.now() - grantedAt; // however long a loaded machine took between the two
-        assert.ok(next >= 300 - sinceGrant - 1 && next <= 300, `wait ${next}, ${sinceGrant} ms after the grant`);
+        assert.ok(
+          next >= 300 - sinceGrant - 1 && next <= 300,
+          `wait ${next}, ${sinceGrant} ms after the grant`,
+        );
       });
 
       test('maxConcurrent leases at once: busy until one is released; a lease releases once', async () => {
