@@ -1,7 +1,8 @@
 // Regression floors for main-content extraction on the three development sets in ../shared/corpus/ (see
 // bench/extract.bench.ts for the side-by-side numbers). A floor only moves up (a ceiling only down): when
 // a change raises the score, raise the floor to the new score less a small margin; a change that drops
-// below it is a regression, whatever else it fixes. The three sets take about 25 s together.
+// below it is a regression, whatever else it fixes. The pages are extracted on worker threads, one per core
+// (test/support/extract-in-workers.ts): the three sets take about 70 s of CPU together.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,6 @@ import {
   paragraphsOf,
   READABILITY_PAGE_URL,
   READABILITY_SET,
-  readWcxbBody,
   type ShingleCounts,
   type SnippetCounts,
   shingleScore,
@@ -30,6 +30,7 @@ import {
 } from '../bench/extract-corpus.ts';
 import { htmlText } from '../bench/extract-text.ts';
 import { renderContent } from '../src/content/render-content.ts';
+import { extractInWorkers } from './support/extract-in-workers.ts';
 
 /** trafilatura-dev, trafilatura's metric (snippet F1 over all pages): measured 0.937. */
 const TRAFILATURA_DEV_MIN_F1 = 0.932;
@@ -58,13 +59,17 @@ test('trafilatura-dev: snippet F1 stays at or above its floor, and no page comes
     ? false
     : `the shared corpus is not beside this checkout (${TRAFILATURA_DEV})`,
 }, async () => {
+  const pages = loadTrafilaturaDev({ withBodies: false });
+  const texts = await extractInWorkers(
+    pages.map((page) => ({ path: join(page.directory, 'html', page.file), url: page.url })),
+  );
   const perPage: SnippetCounts[] = [];
   const empty: string[] = [];
-  for (const page of loadTrafilaturaDev()) {
-    const text = await extractText(page.body, page.url);
+  pages.forEach((page, index) => {
+    const text = texts[index] ?? '';
     if (text.trim() === '') empty.push(page.file);
     perPage.push(judgeSnippets(text, page));
-  }
+  });
   const score = snippetScore(perPage);
   assert.deepEqual(empty, [], 'pages with an article came out empty');
   assert.ok(
@@ -78,12 +83,19 @@ test('readability: agreement with Readability.js stays at or above its floor', {
     ? false
     : `the shared corpus is not beside this checkout (${READABILITY_SET})`,
 }, async () => {
+  const names = listReadabilitySet();
+  const texts = await extractInWorkers(
+    names.map((name) => ({
+      path: join(READABILITY_SET, name, 'source.html'),
+      asUtf8: true,
+      url: READABILITY_PAGE_URL,
+    })),
+  );
   const perPage: ShingleCounts[] = [];
   const holed: string[] = [];
-  for (const name of listReadabilitySet()) {
-    const html = readFileSync(join(READABILITY_SET, name, 'source.html'), 'utf8');
+  for (const [index, name] of names.entries()) {
     const expected = htmlText(readFileSync(join(READABILITY_SET, name, 'expected.html'), 'utf8'));
-    const text = await extractText(encoder.encode(html), READABILITY_PAGE_URL);
+    const text = texts[index] ?? '';
     perPage.push(compareShingles(text, expected));
     const { judged } = judgeFidelity(text, paragraphsOf(expected));
     for (const { paragraph, fidelity } of judged) {
@@ -136,10 +148,18 @@ const WCXB_MAX_HOLED = 0.008;
 test('wcxb-dev: F1 per page type and overall stays at or above its floors; few paragraphs holed', {
   skip: existsSync(WCXB_DEV) ? false : `the shared corpus is not beside this checkout (${WCXB_DEV})`,
 }, async (t) => {
+  const pages = loadWcxbDev();
+  const texts = await extractInWorkers(
+    pages.map((page) => ({
+      path: join(page.directory, 'html', `${page.id}.html.gz`),
+      gzip: true,
+      url: page.url,
+    })),
+  );
   const byType = new Map<WcxbPageType, ShingleCounts[]>();
   const fidelity: FidelityCounts[] = [];
-  for (const page of loadWcxbDev()) {
-    const text = await extractText(readWcxbBody(page), page.url);
+  for (const [index, page] of pages.entries()) {
+    const text = texts[index] ?? '';
     const counts = byType.get(page.pageType) ?? [];
     counts.push(compareShingles(text, page.truth));
     byType.set(page.pageType, counts);
@@ -148,6 +168,7 @@ test('wcxb-dev: F1 per page type and overall stays at or above its floors; few p
   const check = (label: WcxbPageType | 'all', perPage: ShingleCounts[]) => {
     const score = shingleScore(perPage);
     const floor = WCXB_MIN_F1[label];
+    t.diagnostic(`${label}: F1 ${score.f1.toFixed(4)} (floor ${floor})`);
     assert.ok(
       score.f1 >= floor,
       `${label}: F1 ${score.f1.toFixed(4)} (P ${score.precision.toFixed(4)}, R ${score.recall.toFixed(4)}) is below the floor ${floor}`,

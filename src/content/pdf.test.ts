@@ -118,7 +118,8 @@ test('truncated and corrupt PDFs end in a clear error, quickly', async () => {
       unsupported(/^the PDF is damaged or truncated/),
     );
   }
-  assert.ok(performance.now() - started < 5000);
+  // A guard against a parse that hangs (it would wait forever), not a speed measure: generous for a loaded machine.
+  assert.ok(performance.now() - started < 30_000);
 });
 
 test('bytes labelled as a PDF that are not one say so', async () => {

@@ -313,12 +313,12 @@ describe('cancellation', () => {
 
   it('aborting while waiting for headers fails with ABORTED at once', async () => {
     const controller = new AbortController();
-    const started = Date.now();
     setTimeout(() => controller.abort(), 50);
     const error = await failure(client()(`${server.url}/slow-headers`, { signal: controller.signal }));
+    // ABORTED, not the TIMEOUT headersTimeoutMs would give: the abort ended the wait (a clock would say so only on
+    // an idle machine).
     assert.equal(error.code, 'ABORTED');
     assert.equal(error.retryable, false);
-    assert.ok(Date.now() - started < 500);
   });
 });
 

@@ -56,8 +56,9 @@ describe('the resolver limits (network.dnsTimeoutMs, network.dnsTries)', () => {
       assert.match(error.message, /could not be resolved/);
       // A and AAAA, each sent dnsTries times.
       assert.equal(queriesFor('silent.test') - before, 2 * dnsTries, `dnsTries ${dnsTries}`);
-      // One try of 100 ms (c-ares rounds short timeouts up a little), well before the default's 2 000 ms.
-      if (dnsTries === 1) assert.ok(elapsedMs < 1_500, `gave up after ${Math.round(elapsedMs)} ms`);
+      // One try of 100 ms (c-ares rounds short timeouts up a little): before the default's first try alone (2 000 ms)
+      // would have given up, the bound that still tells them apart on a loaded machine.
+      if (dnsTries === 1) assert.ok(elapsedMs < 2_000, `gave up after ${Math.round(elapsedMs)} ms`);
     }
   });
 

@@ -172,8 +172,9 @@ describe('sqlite store: the file', () => {
         /locked/.test(error.message),
     );
     clearInterval(ticker);
-    // The busy wait was the thread's: timers kept firing (on the event loop it would be one frozen stretch).
-    assert.ok(ticks >= 10, `only ${ticks} timer ticks during a 300 ms busy wait`);
+    // The busy wait was the thread's: timers kept firing (on the event loop it would be one frozen stretch, and
+    // no tick at all before the rejection). How many fire depends on the machine's load, so any one proves it.
+    assert.ok(ticks >= 1, `no timer tick during a 300 ms busy wait`);
     holder.exec('ROLLBACK');
     holder.close();
     await store.set('cache:blocked', { a: 2 });
@@ -186,16 +187,19 @@ describe('sqlite store: the file', () => {
     const store = createSqliteStore({ path, busyTimeoutMs: 400, writerThread: true });
     const holder = new DatabaseSync(path);
     holder.exec('BEGIN EXCLUSIVE');
-    const started = performance.now();
     const writes = Array.from({ length: 5 }, (_, index) => store.set(`cache:batch:${index}`, index));
     const settled = await Promise.allSettled(writes);
-    const elapsedMs = performance.now() - started;
     assert.deepEqual(
       settled.map((outcome) => outcome.status),
       ['rejected', 'rejected', 'rejected', 'rejected', 'rejected'],
     );
-    // One transaction waits once (~400 ms); five would wait five times (2 s).
-    assert.ok(elapsedMs < 1_200, `took ${elapsedMs.toFixed(0)} ms`);
+    // One transaction, one busy wait, one failure shared by the five (five transactions would fail five times):
+    // counted by the failures, not the clock, which a loaded machine stretches.
+    const causes = settled.map((outcome) =>
+      outcome.status === 'rejected' ? outcome.reason?.cause : undefined,
+    );
+    assert.ok(causes[0] instanceof Error, 'the writer thread’s failure is the cause');
+    assert.equal(new Set(causes).size, 1, 'one failure for the whole turn');
     holder.exec('ROLLBACK');
     holder.close();
     // The next turn's writes are a batch of their own, and the lock is gone.

@@ -222,10 +222,10 @@ test('the signal aborts every call: running ones close their connection, queued 
   }));
   const pending = runToolCalls(calls, { tools: periscope.tools, concurrency: 2, signal: controller.signal });
   await until(() => inFlight >= 2);
-  const started = performance.now();
   controller.abort();
+  // Every call ABORTED, none a TIMEOUT: the abort settled the batch (the hang never answers), shown by the codes
+  // rather than by a clock a loaded machine stretches.
   const results = await pending;
-  assert.ok(performance.now() - started < 1000, 'the batch settles at once');
   assert.deepEqual(
     results.map((entry) => (entry.result.data as { error: { code: string } }).error.code),
     ['ABORTED', 'ABORTED', 'ABORTED', 'ABORTED', 'ABORTED'],
