@@ -2,15 +2,7 @@
 // file, tools pointed at a local origin. Both workers answer; credits stay exact when calls race across them; a key
 // revoked through one worker is refused by every worker on the next request; SIGTERM stops all of them.
 import assert from 'node:assert/strict';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -173,9 +165,9 @@ test('two workers on one SQLite file: both answer, credits exact under parallel 
   }
   assert.equal(await served.exited, 0);
   assert.match(served.stderr(), /periscope: SIGTERM: stopping\nperiscope: stopped\n$/);
-  // Every worker closed its store: the last SQLite connection checkpoints and removes the write-ahead log.
-  assert.equal(existsSync(join(folder, 'state.db-wal')), false, 'the SQLite store was closed by all');
-  // The usage the workers held in memory was written when they stopped: 80 calls.
+  // Every worker closed its Periscope and its store: the usage they held in memory was written when they stopped
+  // (80 calls). Whether the write-ahead log is gone is no proof either way: two workers closing at the same instant
+  // each see the other's connection and leave the log for the next to open (it failed so under load).
   const usage = await runNode([BIN, 'status', '--json', '--config', config], { cwd: folder, env: env() });
   assert.equal(usage.code, 0, usage.stderr);
   assert.match(usage.stdout, /"calls": 80\b/);
