@@ -3,7 +3,13 @@ import type { ToolCall } from '../tools/tool-runner.ts';
 
 /** The line a person sees while a call runs: `search "python 3.13"`, `fetch docs.python.org/3.13/whatsnew`. */
 export function hintFor(call: Pick<ToolCall, 'name' | 'input'>): string {
-  const input = parseArguments(call.input) as { query?: unknown; url?: unknown; startIndex?: unknown };
+  const input = parseArguments(call.input) as {
+    query?: unknown;
+    url?: unknown;
+    urls?: unknown;
+    startIndex?: unknown;
+  };
+  if (call.name === 'web_fetch' && Array.isArray(input.urls)) return callLine(call.name, input);
   if ((call.name === 'web_search' || call.name === 'image_search') && typeof input.query === 'string')
     return callLine(call.name, input);
   if (call.name === 'web_fetch' && typeof input.url === 'string') {

@@ -84,7 +84,10 @@ export function createBudgetCheck(settings: { limits: LimitsConfig; store: LazyS
       const inForce = limitsFor(limits, call.options.budget);
       if (Object.keys(inForce).length === 0) return undefined;
       const reads = call.tool === 'web_search' ? readTopOf(call.input) : 0;
-      const counters: Counters = { [`calls.${call.tool}`]: 1, credits: cost(call.tool) };
+      // web_fetch with `urls`: one fetch per URL, reserved together.
+      const fetches =
+        call.tool === 'web_fetch' && Array.isArray(call.input.urls) ? call.input.urls.length : 1;
+      const counters: Counters = { [`calls.${call.tool}`]: fetches, credits: fetches * cost(call.tool) };
       if (reads > 0) {
         counters['calls.web_fetch'] = reads;
         counters.credits = (counters.credits ?? 0) + reads * cost('web_fetch');
@@ -117,6 +120,7 @@ export function createBudgetCheck(settings: { limits: LimitsConfig; store: LazyS
       held.delete(call);
       const back: Counters = {};
       if (settlement.refundable) back.credits = reservation.drawnFrom?.credits ?? cost(call.tool);
+      else if (settlement.refundableFetches) back.credits = settlement.refundableFetches * cost(call.tool);
       const unread = reservation.pool?.left ?? 0;
       if (unread > 0) {
         back['calls.web_fetch'] = unread;

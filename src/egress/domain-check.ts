@@ -79,8 +79,13 @@ export function createDomainCheck(policy: DomainPolicy): EgressCheck {
     checkCall(call) {
       const layers = callLayers(policy, call);
       if (call.tool === 'web_fetch') {
-        const host = hostOf(call.input.url);
-        return host === undefined ? undefined : refuseHost(layers, host, 'page');
+        // Many URLs (`urls`): a call naming any refused domain is refused whole, before anything is sent.
+        for (const url of fetchUrlsOf(call.input)) {
+          const host = hostOf(url);
+          const denial = host === undefined ? undefined : refuseHost(layers, host, 'page');
+          if (denial) return denial;
+        }
+        return undefined;
       }
       if (!SEARCH_TOOLS.has(call.tool) || (layers.length === 1 && policy.operator.allow === undefined))
         return undefined;
@@ -132,6 +137,11 @@ function isAsset(policy: DomainPolicy, layers: readonly DomainLayer[], hostname:
 }
 
 /** The host of a URL as web_fetch reads it (a bare `example.com/page` is https), or undefined when unreadable. */
+/** web_fetch's URL, or each of its `urls`. */
+function fetchUrlsOf(input: Readonly<Record<string, unknown>>): unknown[] {
+  return Array.isArray(input.urls) ? input.urls : [input.url];
+}
+
 function hostOf(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   try {

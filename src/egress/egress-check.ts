@@ -100,6 +100,8 @@ export interface CallSettlement {
    * deployment's doing, or an egress refusal inside the call), whether or not credits are charged.
    */
   refundable: boolean;
+  /** web_fetch with `urls`: how many of its URLs failed refundably (their fetches' credits go back). */
+  refundableFetches?: number;
 }
 
 /** `undefined`: allowed; an EgressDenial: refused; an EgressHold: allowed, holding something. */

@@ -44,6 +44,11 @@ export function createSecretCheck(settings: SecretCheckSettings): EgressCheck {
 
 /** The strings of a call that would leave Periscope, with their field paths (`query`, `allowedDomains[0]`, `url`). */
 function outbound(call: EgressCall): Array<[string, string]> {
+  if (call.tool === 'web_fetch' && Array.isArray(call.input.urls)) {
+    return call.input.urls.flatMap(
+      (url, index): Array<[string, string]> => (typeof url === 'string' ? [[`urls[${index}]`, url]] : []),
+    );
+  }
   if (call.tool === 'web_fetch' || call.tool === 'verify_citation') {
     return typeof call.input.url === 'string' ? [['url', call.input.url]] : [];
   }

@@ -28,15 +28,20 @@ export function createSeenUrlCheck(settings: SeenUrlCheckSettings): EgressCheck 
   return {
     name: 'seen-url',
     async checkCall(call) {
-      if (call.tool !== 'web_fetch' || typeof call.input.url !== 'string') return undefined;
-      const asked = exactUrl(call.input.url);
-      // Not an http(s) URL at all: web_fetch refuses it with its own INVALID_INPUT.
-      if (asked === undefined) return undefined;
-      if (taskUrls(call).includes(asked)) return undefined;
-      if (call.sessionId === undefined) return notSeen({ session: false, full: false });
-      const seen = seenUrlsOf(await store.get(), call.agentId, call.sessionId);
-      if (await seen.has(asked)) return undefined;
-      return notSeen({ session: true, full: await seen.isFull() });
+      if (call.tool !== 'web_fetch') return undefined;
+      // Many URLs (`urls`): every one must have been seen, or the call is refused whole.
+      for (const url of Array.isArray(call.input.urls) ? call.input.urls : [call.input.url]) {
+        if (typeof url !== 'string') continue;
+        const asked = exactUrl(url);
+        // Not an http(s) URL at all: web_fetch refuses it with its own INVALID_INPUT.
+        if (asked === undefined) continue;
+        if (taskUrls(call).includes(asked)) continue;
+        if (call.sessionId === undefined) return notSeen({ session: false, full: false });
+        const seen = seenUrlsOf(await store.get(), call.agentId, call.sessionId);
+        if (await seen.has(asked)) continue;
+        return notSeen({ session: true, full: await seen.isFull() });
+      }
+      return undefined;
     },
     async afterCall(call, result) {
       if (call.sessionId === undefined) return;
@@ -58,8 +63,11 @@ function resultUrls(call: EgressCall, result: ToolResult): string[] {
   const data = result.data as Record<string, unknown>;
   const found: unknown[] = [];
   if (call.tool === 'web_fetch') {
-    found.push(data.url, data.finalUrl);
-    if (typeof data.text === 'string') found.push(...urlsInText(data.text, SEEN_URLS_PER_CALL));
+    const pages = Array.isArray(data.results) ? (data.results as Array<Record<string, unknown>>) : [data];
+    for (const page of pages) {
+      found.push(page.url, page.finalUrl);
+      if (typeof page.text === 'string') found.push(...urlsInText(page.text, SEEN_URLS_PER_CALL));
+    }
   } else if (call.tool === 'web_search' || call.tool === 'image_search') {
     for (const item of Array.isArray(data.results) ? data.results : []) {
       const hit = (item ?? {}) as Record<string, unknown>;

@@ -104,7 +104,13 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       // 4. Rate limits.
       if (rateLimiter.isActive) await rateLimiter.take(store.get, agentId, tool.name);
       // 5. Credit reservation.
-      if (credits.isEnabled) reservation = await credits.reserve(await store.get(), agentId, tool.name);
+      if (credits.isEnabled)
+        reservation = await credits.reserve(
+          await store.get(),
+          agentId,
+          tool.name,
+          fetchesOf(tool.name, parsed.data),
+        );
     } catch (error) {
       await pass?.release();
       // A query or URL refused for carrying a secret is not repeated in the line people and logs see.
@@ -129,6 +135,16 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       );
       if (refunded) spent = 0;
     }
+    // web_fetch with `urls`: each URL that failed refundably gives back its fetch's credits.
+    const refundableFetches = error === undefined ? refundableFetchesOf(tool.name, result) : 0;
+    if (reservation && refundableFetches > 0) {
+      const back = Math.min(reservation.cost, refundableFetches * credits.cost(tool.name));
+      const refunded = await store.get().then(
+        (opened) => credits.refund(opened, reservation, back),
+        () => false,
+      );
+      if (refunded) spent -= back;
+    }
     if (reservation) {
       // What this call cost the agent after any refund, for callers that add it up (a `periscope ask` transcript).
       if (result.data && typeof result.data === 'object')
@@ -138,7 +154,7 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
     }
     // The egress checks see the result as the caller gets it (what it cost: `data.creditsSpent`), and the refund
     // rule's verdict as a plain value (a session budget gives back a refundable call's credits).
-    await pass.settle(result, { refundable });
+    await pass.settle(result, { refundable, ...(refundableFetches > 0 ? { refundableFetches } : {}) });
     // 9. Usage.
     await count(agentId, tool.name, result, spent);
     stageEnd('policy-store', stage);
@@ -192,6 +208,22 @@ export function createCallPolicy(settings: CallPolicySettings): CallPolicy {
       await Promise.all([usageBatch.close(), ...background]);
     },
   };
+}
+
+/** How many fetches a call is: a web_fetch with `urls` is one per URL, every other call one. */
+function fetchesOf(tool: ToolName, input: unknown): number {
+  const urls = (input as { urls?: unknown } | undefined)?.urls;
+  return tool === 'web_fetch' && Array.isArray(urls) ? urls.length : 1;
+}
+
+/** A successful web_fetch with `urls`: how many of its URLs failed in a way whose credits go back. */
+function refundableFetchesOf(tool: ToolName, result: ToolResult): number {
+  if (tool !== 'web_fetch') return 0;
+  const results = (result.data as { results?: unknown } | undefined)?.results;
+  if (!Array.isArray(results)) return 0;
+  return results.filter((item: { ok?: unknown; error?: ToolErrorData }) =>
+    item.ok === false && item.error !== undefined ? isRefundable(tool, item.error) : false,
+  ).length;
 }
 
 function checkId(name: string, value: unknown): void {

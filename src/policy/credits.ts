@@ -18,9 +18,12 @@ export interface Credits {
    * Debits the tool's cost from the agent's balance (a ledger entry `charge`), refusing with CREDITS_EXHAUSTED
    * when the balance is short; undefined when the call is free. Store failures propagate (fail closed).
    */
-  reserve(store: Store, agentId: string, tool: ToolName): Promise<Reservation | undefined>;
-  /** Credits the reservation back (a ledger entry `refund`); false when the store could not be written. */
-  refund(store: Store, reservation: Reservation): Promise<boolean>;
+  reserve(store: Store, agentId: string, tool: ToolName, units?: number): Promise<Reservation | undefined>;
+  /**
+   * Credits the reservation back (a ledger entry `refund`), or only `cost` of it (a `urls` call's failed URLs);
+   * false when the store could not be written.
+   */
+  refund(store: Store, reservation: Reservation, cost?: number): Promise<boolean>;
 }
 
 /** How long a process waits for another one that is giving a new agent its initial balance. */
@@ -58,8 +61,9 @@ export function createCredits(config: LimitsConfig['credits']): Credits {
   return {
     isEnabled: config.enabled,
     cost: (tool) => config.cost[tool],
-    async reserve(store, agentId, tool) {
-      const cost = config.cost[tool];
+    async reserve(store, agentId, tool, units = 1) {
+      // `units`: web_fetch with `urls` is one fetch per URL, reserved together.
+      const cost = config.cost[tool] * units;
       if (!config.enabled || cost === 0) return undefined;
       await seed(store, agentId);
       const debit = await store.ledgerApply(agentId, {
@@ -72,17 +76,17 @@ export function createCredits(config: LimitsConfig['credits']): Credits {
       const credits = debit.balance === 1 ? 'credit' : 'credits';
       throw new PeriscopeError(
         'CREDITS_EXHAUSTED',
-        `agent "${agentId}" has ${debit.balance} ${credits} left and ${tool} costs ${cost} (limits.credits.cost.${tool})`,
+        `agent "${agentId}" has ${debit.balance} ${credits} left and ${tool} costs ${cost}${units === 1 ? '' : ` (${units} URLs)`} (limits.credits.cost.${tool})`,
         {
           retryable: false,
           details: { reason: 'agent-credits', agent: agentId, balance: debit.balance, cost, tool },
         },
       );
     },
-    async refund(store, reservation) {
+    async refund(store, reservation, cost = reservation.cost) {
       try {
         await store.ledgerApply(reservation.agentId, {
-          delta: reservation.cost,
+          delta: Math.min(cost, reservation.cost),
           tool: reservation.tool,
           reason: 'refund',
           requireNonNegative: false,

@@ -7,7 +7,8 @@ import { shortUrl } from './validate-input.ts';
  * line, from its input.
  */
 export function callLine(tool: ToolName, input: unknown): string {
-  const fields = input as { query?: string; url?: string };
+  const fields = input as { query?: string; url?: string; urls?: string[] };
+  if (tool === 'web_fetch' && Array.isArray(fields.urls)) return `fetch ${fields.urls.length} URLs`;
   if (tool === 'web_fetch') return `fetch ${shortUrl(String(fields.url))}`;
   if (tool === 'verify_citation') return `verify ${shortUrl(String(fields.url))}`;
   return searchStartLine(tool === 'web_search' ? 'search' : 'images', String(fields.query));

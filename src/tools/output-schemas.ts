@@ -78,7 +78,14 @@ export const imageSearchOutputSchema = z.looseObject({
   ),
 });
 
-export const webFetchOutputSchema = z.looseObject({
+/** web_fetch with `urls`: one item per URL, in order, `ok` with the page's fields or failed with its error. */
+const webFetchUrlResult = z.looseObject({
+  ok: z.boolean(),
+  url: z.string(),
+  error: z.looseObject({ code: z.string(), message: z.string() }).optional().describe('When not ok.'),
+});
+
+const webFetchPageOutputSchema = z.looseObject({
   url: z.string(),
   finalUrl: z.string().describe('The address after redirects.'),
   status: z.number(),
@@ -125,6 +132,19 @@ export const webFetchOutputSchema = z.looseObject({
     .describe('With query: the passages returned, in document order, each with its citation.'),
 });
 
+const webFetchManyOutputSchema = z.looseObject({
+  urls: z.array(z.string()),
+  results: z.array(webFetchUrlResult).describe('With urls: one result per URL, in the order given.'),
+  succeeded: z.number(),
+  failed: z.number(),
+  maxChars: z.number(),
+  length: z.number(),
+  untrusted: z.literal(true),
+  text: z.string(),
+});
+
+export const webFetchOutputSchema = z.union([webFetchPageOutputSchema, webFetchManyOutputSchema]);
+
 export const verifyCitationOutputSchema = z.looseObject({
   status: z
     .enum(['found', 'moved', 'changed', 'unreachable'])
@@ -167,5 +187,6 @@ export function outputJsonSchema(name: ToolName): Record<string, unknown> {
     target: 'draft-07',
     io: 'output',
   }) as Record<string, unknown>;
-  return schema;
+  // MCP wants an object at the top: web_fetch's is one of two objects (one URL, or `urls`).
+  return 'type' in schema ? schema : { type: 'object', ...schema };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { OutlineEntry } from '../content/outline.ts';
 import type { ImageBlock } from '../content/types.ts';
-import type { FetchAttempt } from '../errors.ts';
+import type { FetchAttempt, ToolErrorData } from '../errors.ts';
 import { cacheInputFields } from './cache-age.ts';
 import type { CitedPassage } from './focused-read.ts';
 
@@ -39,18 +39,60 @@ export const webFetchInputFields = z.object({
   ...cacheInputFields,
 });
 
-/** What web_fetch accepts: its fields, with `startIndex` (beyond 0) only without `query`. */
-export const webFetchInputSchema = webFetchInputFields.refine(
-  (input) => input.query === undefined || !input.startIndex,
-  {
+/** The most URLs one web_fetch call reads (`urls`). */
+export const MAX_FETCH_URLS = 20;
+
+/**
+ * What web_fetch accepts: its fields with `url` or `urls` (exactly one), `startIndex` (beyond 0) only without
+ * `query` and without `urls`.
+ */
+export const webFetchInputSchema = webFetchInputFields
+  .extend({
+    url: webFetchInputFields.shape.url.optional(),
+    urls: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(MAX_FETCH_URLS)
+      .optional()
+      .describe(
+        `Instead of url: up to ${MAX_FETCH_URLS} URLs read in parallel in one call, one result each, in order, sharing maxChars.`,
+      ),
+  })
+  .refine((input) => (input.url === undefined) !== (input.urls === undefined), {
+    path: ['url'],
+    message: 'give exactly one of url (one page) and urls (several pages)',
+  })
+  .refine((input) => input.query === undefined || !input.startIndex, {
     path: ['startIndex'],
     params: { excludes: 'query' },
     message:
       'cannot be combined with query: query picks passages from the whole page; to read on from an offset, call again without query',
-  },
-);
+  })
+  .refine((input) => input.urls === undefined || !input.startIndex, {
+    path: ['startIndex'],
+    params: { excludes: 'urls' },
+    message: 'cannot be combined with urls: to read on in one page, call again with its url and startIndex',
+  });
 
 export type WebFetchInput = z.infer<typeof webFetchInputSchema>;
+
+/** One URL of a `urls` call: its page's usual data, or its own error. */
+export type WebFetchUrlResult =
+  | ({ ok: true } & WebFetchData)
+  | { ok: false; url: string; error: ToolErrorData };
+
+/** web_fetch's data for a `urls` call: one result per URL, in input order. */
+export interface WebFetchManyData {
+  urls: string[];
+  results: WebFetchUrlResult[];
+  /** URLs read / failed. */
+  succeeded: number;
+  failed: number;
+  /** The call's shared budget (`maxChars`) and the characters returned in all. */
+  maxChars: number;
+  length: number;
+  untrusted: true;
+}
 
 export interface WebFetchData {
   url: string;

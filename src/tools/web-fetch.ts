@@ -8,8 +8,9 @@ import { type FetchAttempt, isPeriscopeError, PeriscopeError } from '../errors.t
 import { attemptTrail } from '../fetch/fetch-chain.ts';
 import { parseCallerUrl } from '../net/caller-url.ts';
 import { stageEnd, stageStart } from '../stage-timing.ts';
+import type { ToolResult } from '../tool-call.ts';
 import { ageSeconds, cachedNote, formatAge, maxAgeMs } from './cache-age.ts';
-import { type DocumentReader, isReadable } from './document-reader.ts';
+import { type DocumentReader, type DocumentSource, isReadable } from './document-reader.ts';
 import { egressCall } from './egress-call.ts';
 import {
   NO_MATCH_NOTE,
@@ -20,9 +21,10 @@ import {
   sectionsAfter,
 } from './fetch-output.ts';
 import { focusedRead, passagesText } from './focused-read.ts';
-import type { Tool } from './tool.ts';
+import type { Tool, ToolExecuteOptions } from './tool.ts';
 import { toErrorResult } from './tool-result.ts';
 import { shortUrl, validateInput } from './validate-input.ts';
+import { type OneUrlInput, type ReadBudget, readMany } from './web-fetch-many.ts';
 import { type WebFetchData, type WebFetchInput, webFetchInputSchema } from './web-fetch-schema.ts';
 
 export { listsSectionsAfter, type ReadOnPosition, readOnHint } from './fetch-output.ts';
@@ -82,170 +84,196 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
     jsonSchema: z.toJSONSchema(webFetchInputSchema, { io: 'input' }) as Record<string, unknown>,
     pageWrittenFields: PAGE_WRITTEN_FIELDS,
     async execute(rawInput, options = {}) {
-      const started = performance.now();
-      let display = 'fetch';
-      let stage = stageStart();
+      let input: WebFetchInput;
       try {
-        const input = validateInput(webFetchInputSchema, rawInput, 'web_fetch');
-        const url = parseCallerUrl(input.url);
-        stageEnd('parse-auth', stage);
-        display = `fetch ${shortUrl(url.href)}`;
-        const startIndex = input.startIndex ?? 0;
-        // Reading on, or asking a question, comes from the document in memory first; a page from its start is read
-        // fresh unless the store keeps pages. Both caches hold the document, never a call's result, so a plain read
-        // and a focused one of the same page share it; `retrievedAt` is when the origin was read.
-        // `maxAgeSeconds` bounds both caches alike (a newer copy read on from `startIndex` may have moved).
-        const { page, cached, ageMs } = await reader.read(url, input.extractMode ?? config.extractMode, {
-          source: startIndex > 0 || input.query !== undefined ? 'cache-first' : 'store-first',
-          signal: options.signal,
-          agentId: options.agentId,
-          toolCallId: options.toolCallId,
-          egress: egress?.requestCheck(egressCall('web_fetch', input, options)),
-          maxAgeMs: maxAgeMs(input),
-        });
-        stage = stageStart();
-        const age = cached ? ageSeconds(ageMs) : undefined;
-        const cacheAge = age === undefined ? {} : { cacheAgeSeconds: age };
-        const { content } = page;
-        if (!isReadable(page)) {
-          throw new PeriscopeError('EMPTY_CONTENT', `${page.finalUrl} returned no readable text`, {
-            details: { url: page.finalUrl },
-          });
-        }
-        const maxChars = input.maxChars ?? config.maxChars;
-        // A query asks of the text; an image has none of its own (its `text` describes it): read as without one.
-        const query = content.image ? undefined : input.query;
-        const { retrievedAt } = page;
-        const focused =
-          query === undefined
-            ? undefined
-            : focusedRead(
-                content.text,
-                {
-                  query,
-                  maxChars,
-                  maxTokens: config.maxTokens,
-                  outline: content.outline,
-                  title: content.title,
-                  language: content.language,
-                },
-                { url: page.url, finalUrl: page.finalUrl, retrievedAt },
-              );
-        const window = focused
-          ? undefined
-          : windowOf(content.text, { startIndex, maxChars, maxTokens: config.maxTokens });
-        const common = {
-          url: page.url,
-          finalUrl: page.finalUrl,
-          status: page.status,
-          contentType: content.contentType,
-          charset: content.charset,
-          ...definedOnly({
-            title: content.title,
-            byline: content.byline,
-            publishedAt: content.publishedAt,
-            language: content.language,
-            siteName: content.siteName,
-            pageCount: content.pageCount,
-          }),
-          extractor: content.extractor,
-          backend: page.backend ?? reader.chainIds[0] ?? 'local',
-          ...(page.attempts ? { attempts: page.attempts } : {}),
-          ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
-        };
-        let data: WebFetchData;
-        const parts: string[] = age === undefined ? [] : [cachedNote(age)];
-        if (focused && query !== undefined) {
-          data = {
-            ...common,
-            truncated: focused.leftOut,
-            length: focused.text.length,
-            totalLength: focused.totalLength,
-            startIndex: 0,
-            untrusted: true,
-            cached,
-            ...cacheAge,
-            ...(focused.leftOut && content.outline && content.outline.length > 0
-              ? { outline: content.outline }
-              : {}),
-            query,
-            queryMatched: focused.matched,
-            passages: focused.passages,
-            coveredChars: focused.coveredChars,
-            contentHash: focused.contentHash,
-            retrievedAt,
-            text: focused.text,
-          };
-          // Page-written text (header, headings, passages) inside the envelope; our sentence after it.
-          const enveloped = `${pageHeader(data)}\n\n${passagesText(focused.passages)}`;
-          if (!focused.matched) parts.push(NO_MATCH_NOTE);
-          parts.push(wrapUntrusted(enveloped, page.finalUrl).text);
-          if (focused.leftOut) parts.push(passagesHint(data));
-        } else {
-          const shown = window as PageWindow;
-          const outline = shown.length < shown.totalLength ? content.outline : undefined;
-          data = {
-            ...common,
-            truncated: shown.truncated,
-            length: shown.length,
-            totalLength: shown.totalLength,
-            startIndex: shown.startIndex,
-            ...(shown.nextStartIndex === undefined ? {} : { nextStartIndex: shown.nextStartIndex }),
-            untrusted: true,
-            cached,
-            ...cacheAge,
-            ...(outline && outline.length > 0 ? { outline } : {}),
-            ...(content.image ? { image: content.image } : {}),
-            ...(query === undefined
-              ? {}
-              : {
-                  query,
-                  queryMatched: false,
-                  passages: [],
-                  contentHash: contentHash(content.text),
-                  retrievedAt,
-                }),
-            text: shown.text,
-          };
-          if (query !== undefined) parts.push(NO_PASSAGE_NOTE);
-          // Page-written text (header, window, the headings that come next) goes inside the envelope; only our
-          // own sentence with the offsets follows it.
-          const sections = shown.truncated ? sectionsAfter(shown, content.outline ?? []) : undefined;
-          const enveloped = [pageHeader(data), shown.text, sections].filter((part) => part !== undefined);
-          parts.push(wrapUntrusted(enveloped.join('\n\n'), page.finalUrl).text);
-          if (shown.truncated) parts.push(readOnHint(data));
-        }
-        const elapsedMs = Math.round(performance.now() - started);
-        const shown = focused
-          ? `${focused.matched ? '' : 'no match, the opening: '}${plural(focused.passages.length, 'passage')} (${data.length} of ${data.totalLength} chars)`
-          : data.truncated
-            ? `${data.length} of ${data.totalLength} chars`
-            : `${data.length} chars`;
-        const trail =
-          !cached && page.attempts && page.attempts.length > 1 ? attemptTrail(page.attempts) : undefined;
-        const source = cached
-          ? `from cache (${formatAge(age ?? 0)} old)`
-          : trail
-            ? `${trail} ${content.contentType}`
-            : `${page.status} ${content.contentType}`;
-        const output = parts.join('\n');
-        stageEnd('envelope', stage);
-        return {
-          isError: false,
-          output,
-          data,
-          display: `${display} → ${source}, ${shown} in ${elapsedMs} ms`,
-        };
+        input = validateInput(webFetchInputSchema, rawInput, 'web_fetch');
       } catch (error) {
-        const attempts = isPeriscopeError(error) ? error.details.attempts : undefined;
-        const trail =
-          attempts && attempts.length > 1 && 'backend' in (attempts[0] ?? {})
-            ? ` → ${attemptTrail(attempts as FetchAttempt[])}`
-            : '';
-        return toErrorResult(error, `${display}${trail}`);
+        return toErrorResult(error, 'fetch');
       }
+      if (input.urls !== undefined) {
+        const many = await readMany(input, input.urls, options, {
+          maxChars: input.maxChars ?? config.maxChars,
+          maxTokens: config.maxTokens,
+          readOne: (one, budget, source) => readOne(one, options, budget, source),
+        });
+        return many as unknown as ToolResult<WebFetchData>;
+      }
+      return readOne(
+        { ...input, url: input.url as string },
+        options,
+        { maxChars: input.maxChars ?? config.maxChars, maxTokens: config.maxTokens },
+        undefined,
+      );
     },
   };
+
+  /** One page, read with this share of the budget (a `urls` call's page: from memory on its second share). */
+  async function readOne(
+    input: OneUrlInput,
+    options: ToolExecuteOptions,
+    budget: ReadBudget,
+    forcedSource: DocumentSource | undefined,
+  ): Promise<ToolResult<WebFetchData>> {
+    const started = performance.now();
+    let display = 'fetch';
+    let stage = stageStart();
+    try {
+      const url = parseCallerUrl(input.url);
+      stageEnd('parse-auth', stage);
+      display = `fetch ${shortUrl(url.href)}`;
+      const startIndex = input.startIndex ?? 0;
+      // Reading on, or asking a question, comes from the document in memory first; a page from its start is read
+      // fresh unless the store keeps pages. Both caches hold the document, never a call's result, so a plain read
+      // and a focused one of the same page share it; `retrievedAt` is when the origin was read.
+      // `maxAgeSeconds` bounds both caches alike (a newer copy read on from `startIndex` may have moved).
+      const { page, cached, ageMs } = await reader.read(url, input.extractMode ?? config.extractMode, {
+        source: forcedSource ?? (startIndex > 0 || input.query !== undefined ? 'cache-first' : 'store-first'),
+        signal: options.signal,
+        agentId: options.agentId,
+        toolCallId: options.toolCallId,
+        egress: egress?.requestCheck(egressCall('web_fetch', input, options)),
+        maxAgeMs: maxAgeMs(input),
+      });
+      stage = stageStart();
+      const age = cached ? ageSeconds(ageMs) : undefined;
+      const cacheAge = age === undefined ? {} : { cacheAgeSeconds: age };
+      const { content } = page;
+      if (!isReadable(page)) {
+        throw new PeriscopeError('EMPTY_CONTENT', `${page.finalUrl} returned no readable text`, {
+          details: { url: page.finalUrl },
+        });
+      }
+      const { maxChars, maxTokens } = budget;
+      // A query asks of the text; an image has none of its own (its `text` describes it): read as without one.
+      const query = content.image ? undefined : input.query;
+      const { retrievedAt } = page;
+      const focused =
+        query === undefined
+          ? undefined
+          : focusedRead(
+              content.text,
+              {
+                query,
+                maxChars,
+                maxTokens,
+                outline: content.outline,
+                title: content.title,
+                language: content.language,
+              },
+              { url: page.url, finalUrl: page.finalUrl, retrievedAt },
+            );
+      const window = focused ? undefined : windowOf(content.text, { startIndex, maxChars, maxTokens });
+      const common = {
+        url: page.url,
+        finalUrl: page.finalUrl,
+        status: page.status,
+        contentType: content.contentType,
+        charset: content.charset,
+        ...definedOnly({
+          title: content.title,
+          byline: content.byline,
+          publishedAt: content.publishedAt,
+          language: content.language,
+          siteName: content.siteName,
+          pageCount: content.pageCount,
+        }),
+        extractor: content.extractor,
+        backend: page.backend ?? reader.chainIds[0] ?? 'local',
+        ...(page.attempts ? { attempts: page.attempts } : {}),
+        ...(page.warnings && page.warnings.length > 0 ? { warnings: page.warnings } : {}),
+      };
+      let data: WebFetchData;
+      const parts: string[] = age === undefined ? [] : [cachedNote(age)];
+      if (focused && query !== undefined) {
+        data = {
+          ...common,
+          truncated: focused.leftOut,
+          length: focused.text.length,
+          totalLength: focused.totalLength,
+          startIndex: 0,
+          untrusted: true,
+          cached,
+          ...cacheAge,
+          ...(focused.leftOut && content.outline && content.outline.length > 0
+            ? { outline: content.outline }
+            : {}),
+          query,
+          queryMatched: focused.matched,
+          passages: focused.passages,
+          coveredChars: focused.coveredChars,
+          contentHash: focused.contentHash,
+          retrievedAt,
+          text: focused.text,
+        };
+        // Page-written text (header, headings, passages) inside the envelope; our sentence after it.
+        const enveloped = `${pageHeader(data)}\n\n${passagesText(focused.passages)}`;
+        if (!focused.matched) parts.push(NO_MATCH_NOTE);
+        parts.push(wrapUntrusted(enveloped, page.finalUrl).text);
+        if (focused.leftOut) parts.push(passagesHint(data));
+      } else {
+        const shown = window as PageWindow;
+        const outline = shown.length < shown.totalLength ? content.outline : undefined;
+        data = {
+          ...common,
+          truncated: shown.truncated,
+          length: shown.length,
+          totalLength: shown.totalLength,
+          startIndex: shown.startIndex,
+          ...(shown.nextStartIndex === undefined ? {} : { nextStartIndex: shown.nextStartIndex }),
+          untrusted: true,
+          cached,
+          ...cacheAge,
+          ...(outline && outline.length > 0 ? { outline } : {}),
+          ...(content.image ? { image: content.image } : {}),
+          ...(query === undefined
+            ? {}
+            : {
+                query,
+                queryMatched: false,
+                passages: [],
+                contentHash: contentHash(content.text),
+                retrievedAt,
+              }),
+          text: shown.text,
+        };
+        if (query !== undefined) parts.push(NO_PASSAGE_NOTE);
+        // Page-written text (header, window, the headings that come next) goes inside the envelope; only our
+        // own sentence with the offsets follows it.
+        const sections = shown.truncated ? sectionsAfter(shown, content.outline ?? []) : undefined;
+        const enveloped = [pageHeader(data), shown.text, sections].filter((part) => part !== undefined);
+        parts.push(wrapUntrusted(enveloped.join('\n\n'), page.finalUrl).text);
+        if (shown.truncated) parts.push(readOnHint(data));
+      }
+      const elapsedMs = Math.round(performance.now() - started);
+      const shown = focused
+        ? `${focused.matched ? '' : 'no match, the opening: '}${plural(focused.passages.length, 'passage')} (${data.length} of ${data.totalLength} chars)`
+        : data.truncated
+          ? `${data.length} of ${data.totalLength} chars`
+          : `${data.length} chars`;
+      const trail =
+        !cached && page.attempts && page.attempts.length > 1 ? attemptTrail(page.attempts) : undefined;
+      const source = cached
+        ? `from cache (${formatAge(age ?? 0)} old)`
+        : trail
+          ? `${trail} ${content.contentType}`
+          : `${page.status} ${content.contentType}`;
+      const output = parts.join('\n');
+      stageEnd('envelope', stage);
+      return {
+        isError: false,
+        output,
+        data,
+        display: `${display} → ${source}, ${shown} in ${elapsedMs} ms`,
+      };
+    } catch (error) {
+      const attempts = isPeriscopeError(error) ? error.details.attempts : undefined;
+      const trail =
+        attempts && attempts.length > 1 && 'backend' in (attempts[0] ?? {})
+          ? ` → ${attemptTrail(attempts as FetchAttempt[])}`
+          : '';
+      return toErrorResult(error, `${display}${trail}`);
+    }
+  }
 }
 
 /** Windows cut lately, by document text, then by where and how long: a page read again is not measured again. */

@@ -96,5 +96,19 @@ function withoutPageWritten(
   const kept = Object.entries(data).filter(
     ([field]) => field === 'text' || field === 'passages' || !pageWritten.includes(field),
   );
-  return { ...Object.fromEntries(kept), text: output };
+  const trimmed = Object.fromEntries(kept);
+  // web_fetch with `urls`: each page's result loses the same fields, and its text (the output has every page).
+  if (Array.isArray(trimmed.results)) {
+    trimmed.results = trimmed.results.map((item: unknown) => {
+      if (item === null || typeof item !== 'object') return item;
+      const page = Object.entries(item).filter(
+        ([field]) => field !== 'text' && (field === 'passages' || !pageWritten.includes(field)),
+      );
+      const { image, ...rest } = Object.fromEntries(page);
+      if (image === null || typeof image !== 'object') return rest;
+      const { base64: _bytes, ...described } = image as Record<string, unknown>;
+      return { ...rest, image: described };
+    });
+  }
+  return { ...trimmed, text: output };
 }

@@ -33,9 +33,11 @@ import { openPeriscope } from '../open-periscope.ts';
 import { printToolResult } from '../print-tool-result.ts';
 import { withProgress } from '../progress.ts';
 
-export const FETCH_HELP = `Usage: periscope fetch <url> [options]
+export const FETCH_HELP = `Usage: periscope fetch <url> [<url>…] [options]
 
-Read a web page and print its main content as markdown (or text), wrapped as untrusted content.
+Read a web page and print its main content as markdown (or text), wrapped as untrusted content. Several URLs
+(at most 20) are read in parallel, one section each in the order given, sharing --max-chars; one that fails
+never fails the others.
 Private, loopback and link-local addresses are refused unless opened with --allow-private-network.
 
 Options:
@@ -93,7 +95,9 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, FETCH_HELP);
     return EXIT_OK;
   }
-  const url = oneUrl(positionals, 'fetch', 'periscope fetch <url>');
+  if (positionals.length === 0) oneUrl(positionals, 'fetch', 'periscope fetch <url> [<url>…]');
+  const url = positionals[0] as string;
+  const urls = positionals.length > 1 ? [...positionals] : undefined;
   const agentId = agentFlag(values);
   const mode = values.mode;
   const maxChars = numberFlag(values, 'max-chars');
@@ -101,7 +105,7 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   const query = values.query;
   const maxAgeSeconds = numberFlag(values, 'max-age');
   const input = {
-    url,
+    ...(urls === undefined ? { url } : { urls }),
     ...(mode === undefined ? {} : { extractMode: mode }),
     ...(maxChars === undefined ? {} : { maxChars }),
     ...(startIndex === undefined ? {} : { startIndex }),
@@ -119,7 +123,7 @@ export async function fetchCommand(argv: string[], io: CliIo): Promise<number> {
   // The progress line waits for the egress checks: a URL refused for a secret is never shown.
   const result = await withProgress(io, callHint({ name: 'web_fetch', input }), (onAdmitted) =>
     // The person at the command line gave the URL: it is the task's own (egress.seenUrlsOnly).
-    periscope.fetch(input as WebFetchInput, { agentId, egress: { seenUrls: [url] }, onAdmitted }),
+    periscope.fetch(input as WebFetchInput, { agentId, egress: { seenUrls: urls ?? [url] }, onAdmitted }),
   );
   await periscope.close();
   return printToolResult(io, result, { json: Boolean(values.json), render: forPeople, hint: fetchErrorHint });
@@ -149,6 +153,8 @@ function configuredChain(
  * passages) becomes the flag to pass.
  */
 function forPeople(result: ToolResult): string {
+  // Many URLs: the sections as the model reads them (each page's read-on note names its own url).
+  if (Array.isArray((result.data as { results?: unknown }).results)) return result.output;
   const data = result.data as WebFetchData;
   if (data.passages && data.passages.length > 0) return passagesForPeople(result.output, data);
   if (!data.truncated || data.nextStartIndex === undefined) return result.output;
