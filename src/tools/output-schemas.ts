@@ -140,7 +140,7 @@ const webFetchManyOutputSchema = z.looseObject({
   maxChars: z.number(),
   length: z.number(),
   untrusted: z.literal(true),
-  text: z.string(),
+  text: z.string().optional().describe('MCP: the output, every page in its envelope.'),
 });
 
 export const webFetchOutputSchema = z.union([webFetchPageOutputSchema, webFetchManyOutputSchema]);
