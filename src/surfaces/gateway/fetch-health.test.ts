@@ -56,3 +56,28 @@ test('at most 32 back-ends are tracked, whatever the results name', () => {
   }
   assert.equal(Object.keys(health.snapshot()).length, 32);
 });
+
+test('web_fetch with urls: each page counts for the back-ends it met', () => {
+  const health = createFetchHealth();
+  health.add('web_fetch', {
+    isError: false,
+    output: '',
+    data: {
+      results: [
+        { ok: true, attempts: [{ backend: 'local', outcome: 'ok', ms: 3 }] },
+        {
+          ok: false,
+          url: 'https://example.com/gone',
+          error: {
+            code: 'HTTP_STATUS',
+            message: 'gone',
+            retryable: false,
+            details: { attempts: [{ backend: 'local', outcome: 'failed', ms: 2, code: 'HTTP_STATUS' }] },
+          },
+        },
+      ],
+    },
+  });
+  const { local } = health.snapshot();
+  assert.deepEqual([local?.ok, local?.failed], [1, 1]);
+});

@@ -23,12 +23,23 @@ export function createFetchHealth(options: { now?: () => number } = {}) {
   const now = options.now ?? Date.now;
   const backends = new Map<string, FetchBackendHealth>();
 
-  return {
+  const fetchHealth = {
     add(tool: string, result: ToolResult): void {
       if (tool !== 'web_fetch') return;
       const data = result.data as
-        | { cached?: unknown; attempts?: unknown; error?: { details?: { attempts?: unknown } } }
+        | {
+            cached?: unknown;
+            attempts?: unknown;
+            error?: { details?: { attempts?: unknown } };
+            results?: unknown;
+          }
         | undefined;
+      // web_fetch with `urls`: each page's result, a success's data or a failure's error, counts as its own call.
+      if (Array.isArray(data?.results)) {
+        for (const item of data.results as Array<{ ok?: unknown }>)
+          fetchHealth.add(tool, { isError: item.ok === false, output: '', data: item } as ToolResult);
+        return;
+      }
       if (data?.cached === true) return;
       const attempts = data?.attempts ?? data?.error?.details?.attempts;
       if (!Array.isArray(attempts)) return;
@@ -59,6 +70,7 @@ export function createFetchHealth(options: { now?: () => number } = {}) {
       return Object.fromEntries([...backends].map(([id, health]) => [id, { ...health }]));
     },
   };
+  return fetchHealth;
 }
 
 export type FetchHealth = ReturnType<typeof createFetchHealth>;
