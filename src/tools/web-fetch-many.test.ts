@@ -3,6 +3,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPeriscope } from '../index.ts';
+import { createApiKey } from '../keys/api-keys.ts';
+import { createMemoryStore } from '../store/memory-store.ts';
+import { createGateway } from '../surfaces/gateway/gateway.ts';
+import { mountMcp } from '../surfaces/gateway/mount-mcp.ts';
+import { httpCall } from '../testing/http-call.ts';
 import { errorOf, outcome, type PolicyHarness, startPolicyHarness } from '../testing/policy-harness.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import type { WebFetchManyData } from './web-fetch-schema.ts';
@@ -171,5 +176,59 @@ test('credits: a urls call costs one fetch per URL, reserved together; a URL fai
   assert.equal(outcome(refused), 'CREDITS_EXHAUSTED');
   assert.match(errorOf(refused).message, /web_fetch costs 3 \(3 URLs\)/);
   assert.equal(harness.downloads('/article'), before);
+  await periscope.close();
+});
+
+test('REST: POST /v1/tools/web_fetch with urls answers one result per URL', async () => {
+  const store = createMemoryStore();
+  const { key } = await createApiKey(store, { agent: 'rest' });
+  const periscope = createPeriscope(
+    { gateway: { port: 0 }, network: { allowPrivateNetwork: ['127.0.0.1/32'] } },
+    { store },
+  );
+  const gateway = createGateway({ periscope, mcp: mountMcp, version: '0.0.0-test' });
+  try {
+    const { url } = await gateway.listen();
+    const urls = [`${server.url}/short`, `${server.url}/missing`];
+    const response = await httpCall(`${url}/v1/tools/web_fetch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ urls }),
+    });
+    assert.equal(response.status, 200, JSON.stringify(response.json));
+    const data = (response.json as { data: WebFetchManyData }).data;
+    assert.deepEqual(
+      data.results.map((item) => [item.url, item.ok]),
+      [
+        [urls[0], true],
+        [urls[1], false],
+      ],
+    );
+  } finally {
+    await gateway.close();
+    await periscope.close();
+    await store.close();
+  }
+});
+
+test('session budget: a urls call counts one web_fetch per URL', async () => {
+  const periscope = harness.open({
+    cache: { enabled: false },
+    limits: { session: { maxCalls: { web_fetch: 3 } } },
+  });
+  const { url } = harness.pages;
+  const session = { agentId: 'budget', sessionId: 'turn-1' };
+  const four = Array.from({ length: 4 }, () => `${url}/article`);
+  const refused = await periscope.fetch({ urls: four }, session);
+  assert.equal(outcome(refused), 'POLICY_DENIED');
+  assert.equal(errorOf(refused).details?.reason, 'budget');
+  const two = await periscope.fetch({ urls: [`${url}/article`, `${url}/long`] }, session);
+  assert.equal(outcome(two), 'ok', two.output);
+  // 2 of 3 used: two more URLs are over, one more is within.
+  assert.equal(
+    outcome(await periscope.fetch({ urls: [`${url}/article`, `${url}/long`] }, session)),
+    'POLICY_DENIED',
+  );
+  assert.equal(outcome(await periscope.fetch({ url: `${url}/article` }, session)), 'ok');
   await periscope.close();
 });
