@@ -38,7 +38,12 @@ import type { Tool, ToolExecuteOptions } from './tools/tool.ts';
 import { toErrorResult } from './tools/tool-result.ts';
 import { validateInput } from './tools/validate-input.ts';
 import { createVerifyCitationTool } from './tools/verify-citation-tool.ts';
-import { createWebFetchTool, type WebFetchData, type WebFetchInput } from './tools/web-fetch.ts';
+import {
+  createWebFetchTool,
+  type WebFetchData,
+  type WebFetchInput,
+  type WebFetchManyData,
+} from './tools/web-fetch.ts';
 import { createWebSearchTool, type WebSearchData, type WebSearchInput } from './tools/web-search.ts';
 
 export interface CreatePeriscopeOptions {
@@ -73,6 +78,11 @@ export interface Periscope {
   readonly config: PeriscopeConfig;
   /** The enabled tools, with their JSON Schemas. */
   readonly tools: Tool[];
+  /** web_fetch with `urls`: one result per URL in `data.results`, in order; never rejects. */
+  fetch(
+    input: WebFetchInput & { urls: string[] },
+    options?: ToolExecuteOptions,
+  ): Promise<ToolResult<WebFetchManyData>>;
   /** web_fetch: never rejects. */
   fetch(input: WebFetchInput, options?: ToolExecuteOptions): Promise<ToolResult<WebFetchData>>;
   /** web_search: never rejects. `options.provider` asks only that provider. */
@@ -237,7 +247,8 @@ export function createPeriscope(
       providers: await chain.status(statusOptions),
       fetchBackends: fetchChain.status(),
     }),
-    fetch: fetchPage,
+    // One function behind both overloads: `urls` in, `data.results` out.
+    fetch: fetchPage as Periscope['fetch'],
     extract: (input) =>
       extractPage({
         ...input,
@@ -361,5 +372,5 @@ export {
   type ToolCallResult,
 } from './tools/tool-runner.ts';
 export type { VerifyCitationData, VerifyCitationToolInput } from './tools/verify-citation-tool.ts';
-export type { WebFetchData, WebFetchInput } from './tools/web-fetch.ts';
+export type { WebFetchData, WebFetchInput, WebFetchManyData, WebFetchUrlResult } from './tools/web-fetch.ts';
 export type { SearchErrorData, WebSearchData, WebSearchInput } from './tools/web-search.ts';

@@ -3,11 +3,6 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPeriscope } from '../index.ts';
-import { createApiKey } from '../keys/api-keys.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
-import { createGateway } from '../surfaces/gateway/gateway.ts';
-import { mountMcp } from '../surfaces/gateway/mount-mcp.ts';
-import { httpCall } from '../testing/http-call.ts';
 import { errorOf, outcome, type PolicyHarness, startPolicyHarness } from '../testing/policy-harness.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import type { WebFetchManyData } from './web-fetch-schema.ts';
@@ -35,6 +30,10 @@ before(async () => {
     '/long': (_request, response) =>
       response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(LONG),
     '/missing': (_request, response) => response.writeHead(404, { 'content-type': 'text/plain' }).end('no'),
+    '/hang': async (_request, response) => {
+      await sleep(3000);
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('too late');
+    },
     '/counted': async (_request, response) => {
       running += 1;
       mostAtOnce = Math.max(mostAtOnce, running);
@@ -179,38 +178,6 @@ test('credits: a urls call costs one fetch per URL, reserved together; a URL fai
   await periscope.close();
 });
 
-test('REST: POST /v1/tools/web_fetch with urls answers one result per URL', async () => {
-  const store = createMemoryStore();
-  const { key } = await createApiKey(store, { agent: 'rest' });
-  const periscope = createPeriscope(
-    { gateway: { port: 0 }, network: { allowPrivateNetwork: ['127.0.0.1/32'] } },
-    { store },
-  );
-  const gateway = createGateway({ periscope, mcp: mountMcp, version: '0.0.0-test' });
-  try {
-    const { url } = await gateway.listen();
-    const urls = [`${server.url}/short`, `${server.url}/missing`];
-    const response = await httpCall(`${url}/v1/tools/web_fetch`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ urls }),
-    });
-    assert.equal(response.status, 200, JSON.stringify(response.json));
-    const data = (response.json as { data: WebFetchManyData }).data;
-    assert.deepEqual(
-      data.results.map((item) => [item.url, item.ok]),
-      [
-        [urls[0], true],
-        [urls[1], false],
-      ],
-    );
-  } finally {
-    await gateway.close();
-    await periscope.close();
-    await store.close();
-  }
-});
-
 test('session budget: a urls call counts one web_fetch per URL', async () => {
   const periscope = harness.open({
     cache: { enabled: false },
@@ -230,5 +197,20 @@ test('session budget: a urls call counts one web_fetch per URL', async () => {
     'POLICY_DENIED',
   );
   assert.equal(outcome(await periscope.fetch({ url: `${url}/article` }, session)), 'ok');
+  await periscope.close();
+});
+
+test('urls: a page that times out fails alone', async () => {
+  const periscope = createPeriscope({
+    network: { allowPrivateNetwork: ['127.0.0.1/32'], totalTimeoutMs: 300 },
+    cache: { enabled: false },
+    fetch: { chain: ['local'] },
+  });
+  const result = await periscope.fetch({ urls: [`${server.url}/hang`, `${server.url}/short`] });
+  const data = result.data as unknown as WebFetchManyData;
+  assert.deepEqual(
+    data.results.map((item) => (item.ok ? 'ok' : item.error.code)),
+    ['TIMEOUT', 'ok'],
+  );
   await periscope.close();
 });

@@ -1,8 +1,9 @@
 import { createIdleCount } from '../../concurrency/idle-count.ts';
 import type { Periscope } from '../../index.ts';
 import type { ToolResult } from '../../tool-call.ts';
-import type { Tool } from '../../tools/tool.ts';
+import type { Tool, ToolExecuteOptions } from '../../tools/tool.ts';
 import { toErrorResult } from '../../tools/tool-result.ts';
+import type { WebFetchInput } from '../../tools/web-fetch.ts';
 import { createCallLimiter, type RefusalReason, refusalReason } from './call-limiter.ts';
 import { gatewayFamilies } from './gateway-families.ts';
 import { MetricsRegistry, type MetricsSnapshot } from './metrics.ts';
@@ -138,10 +139,8 @@ function withTools(periscope: Periscope, wrap: (tool: Tool) => Tool): Periscope 
   return {
     ...periscope,
     tools,
-    fetch: (input, options) =>
-      (named('web_fetch')?.execute(input, options) ?? periscope.fetch(input, options)) as ReturnType<
-        Periscope['fetch']
-      >,
+    fetch: ((input: WebFetchInput, options?: ToolExecuteOptions) =>
+      named('web_fetch')?.execute(input, options) ?? periscope.fetch(input, options)) as Periscope['fetch'],
     search: (input, options) =>
       (named('web_search')?.execute(input, options) ?? periscope.search(input, options)) as ReturnType<
         Periscope['search']
