@@ -281,17 +281,23 @@ function notePageRead(
   readAs: Map<string, PageRead>,
 ): void {
   if (name !== 'web_fetch' || result.isError) return;
-  const input = parseArguments(rawInput) as { url?: unknown; extractMode?: unknown };
-  if (typeof input.url !== 'string') return;
-  const read: PageRead = {
-    url: input.url,
-    ...(input.extractMode === 'markdown' || input.extractMode === 'text'
+  const input = parseArguments(rawInput) as { url?: unknown; urls?: unknown; extractMode?: unknown };
+  const mode: { extractMode?: ExtractMode } =
+    input.extractMode === 'markdown' || input.extractMode === 'text'
       ? { extractMode: input.extractMode }
-      : {}),
-  };
-  const data = result.data as { url?: unknown; finalUrl?: unknown };
-  for (const alias of [data.finalUrl, data.url, input.url])
-    if (typeof alias === 'string' && !readAs.has(alias)) readAs.set(alias, read);
+      : {};
+  // Many URLs: each page read (its result `ok`) counts as a read of its own URL.
+  const results = (result.data as { results?: unknown }).results;
+  const pages: Array<{ asked: unknown; data: { url?: unknown; finalUrl?: unknown; ok?: unknown } }> =
+    Array.isArray(input.urls) && Array.isArray(results)
+      ? results.map((data, index) => ({ asked: (input.urls as unknown[])[index], data }))
+      : [{ asked: input.url, data: result.data as { url?: unknown; finalUrl?: unknown } }];
+  for (const { asked, data } of pages) {
+    if (typeof asked !== 'string' || data?.ok === false) continue;
+    const read: PageRead = { url: asked, ...mode };
+    for (const alias of [data.finalUrl, data.url, asked])
+      if (typeof alias === 'string' && !readAs.has(alias)) readAs.set(alias, read);
+  }
 }
 
 /** Each listed source checked (all at once): its quote against the page web_fetch read for its URL. */
