@@ -98,6 +98,9 @@ test('urls: the budget is shared; a short page gives its unused share to a long 
   assert.ok(short.length + long.length <= 2000, `within the budget: ${short.length + long.length}`);
   assert.equal(data.length, short.length + long.length);
   assert.equal(data.maxChars, 2000);
+  // Its larger share is cut from the document this call fetched: not a cache's copy.
+  assert.equal(long.cached, false);
+  assert.doesNotMatch(result.output, /From cache/);
   await periscope.close();
 });
 

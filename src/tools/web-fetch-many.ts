@@ -1,6 +1,5 @@
 import type { ToolErrorData } from '../errors.ts';
 import type { ToolResult } from '../tool-call.ts';
-import type { DocumentSource } from './document-reader.ts';
 import type { ToolExecuteOptions } from './tool.ts';
 import type { WebFetchData, WebFetchInput, WebFetchManyData, WebFetchUrlResult } from './web-fetch-schema.ts';
 
@@ -21,11 +20,11 @@ export interface ReadManySettings {
   /** The call's budget, shared by its pages. */
   maxChars: number;
   maxTokens: number;
-  /** Reads one page with its share (`source` forced for a second, larger share: the document is in memory). */
+  /** Reads one page with its share; a second, larger share names the first read (the document is in memory). */
   readOne(
     input: OneUrlInput,
     budget: ReadBudget,
-    source: DocumentSource | undefined,
+    firstRead: WebFetchData | undefined,
   ): Promise<ToolResult<WebFetchData>>;
 }
 
@@ -48,8 +47,10 @@ export async function readMany(
     maxTokens: Math.max(1, Math.floor(settings.maxTokens / count)),
   };
   const one = (url: string): OneUrlInput => ({ ...rest, url });
-  const results: Array<ToolResult<WebFetchData>> = await inParallel(urls, (url) =>
-    settings.readOne(one(url), share, undefined),
+  const results: Array<ToolResult<WebFetchData>> = await inParallel(
+    urls,
+    (url) => settings.readOne(one(url), share, undefined),
+    (url) => url,
   );
 
   // What the short and failed pages left unused, given in equal parts to the truncated ones.
@@ -71,8 +72,14 @@ export async function readMany(
       ),
     };
     const again = await inParallel(
-      truncated.map((index) => urls[index] as string),
-      (url) => settings.readOne(one(url), larger, 'cache-first'),
+      truncated.map((index) => index),
+      (index) =>
+        settings.readOne(
+          one(urls[index] as string),
+          larger,
+          pageOf(results[index] as ToolResult<WebFetchData>),
+        ),
+      (index) => urls[index] as string,
     );
     for (const [position, index] of truncated.entries()) {
       const reread = again[position];
@@ -125,10 +132,14 @@ function errorOf(result: ToolResult<unknown>): ToolErrorData {
   return error ?? { code: 'INTERNAL', message: result.output, retryable: false };
 }
 
-/** Runs `work` on every URL, FETCH_URLS_CONCURRENCY at once and FETCH_URLS_PER_HOST per host; results in order. */
-async function inParallel<T>(urls: readonly string[], work: (url: string) => Promise<T>): Promise<T[]> {
-  const results = new Array<T>(urls.length);
-  const waiting = urls.map((url, index) => ({ url, index, host: hostOf(url) }));
+/** Runs `work` on every item, FETCH_URLS_CONCURRENCY at once and FETCH_URLS_PER_HOST per host; results in order. */
+async function inParallel<ITEM, T>(
+  items: readonly ITEM[],
+  work: (item: ITEM) => Promise<T>,
+  urlOf: (item: ITEM) => string,
+): Promise<T[]> {
+  const results = new Array<T>(items.length);
+  const waiting = items.map((item, index) => ({ item, index, host: hostOf(urlOf(item)) }));
   const perHost = new Map<string, number>();
   let running = 0;
   return new Promise<T[]>((resolve) => {
@@ -144,7 +155,7 @@ async function inParallel<T>(urls: readonly string[], work: (url: string) => Pro
         if (item === undefined) return;
         running += 1;
         perHost.set(item.host, (perHost.get(item.host) ?? 0) + 1);
-        void work(item.url)
+        void work(item.item)
           .then((result) => {
             results[item.index] = result;
           })

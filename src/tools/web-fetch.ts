@@ -10,7 +10,7 @@ import { parseCallerUrl } from '../net/caller-url.ts';
 import { stageEnd, stageStart } from '../stage-timing.ts';
 import type { ToolResult } from '../tool-call.ts';
 import { ageSeconds, cachedNote, formatAge, maxAgeMs } from './cache-age.ts';
-import { type DocumentReader, type DocumentSource, isReadable } from './document-reader.ts';
+import { type DocumentReader, isReadable } from './document-reader.ts';
 import { egressCall } from './egress-call.ts';
 import {
   NO_MATCH_NOTE,
@@ -97,7 +97,7 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         const many = await readMany(input, input.urls, options, {
           maxChars: input.maxChars ?? config.maxChars,
           maxTokens: config.maxTokens,
-          readOne: (one, budget, source) => readOne(one, options, budget, source),
+          readOne: (one, budget, firstRead) => readOne(one, options, budget, firstRead),
         });
         return many as unknown as ToolResult<WebFetchData>;
       }
@@ -115,7 +115,8 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
     input: OneUrlInput,
     options: ToolExecuteOptions,
     budget: ReadBudget,
-    forcedSource: DocumentSource | undefined,
+    /** A `urls` call's second, larger share of a page: its first read (the document is in memory, and was fetched then). */
+    firstRead: WebFetchData | undefined,
   ): Promise<ToolResult<WebFetchData>> {
     const started = performance.now();
     let display = 'fetch';
@@ -129,8 +130,11 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
       // fresh unless the store keeps pages. Both caches hold the document, never a call's result, so a plain read
       // and a focused one of the same page share it; `retrievedAt` is when the origin was read.
       // `maxAgeSeconds` bounds both caches alike (a newer copy read on from `startIndex` may have moved).
-      const { page, cached, ageMs } = await reader.read(url, input.extractMode ?? config.extractMode, {
-        source: forcedSource ?? (startIndex > 0 || input.query !== undefined ? 'cache-first' : 'store-first'),
+      const read = await reader.read(url, input.extractMode ?? config.extractMode, {
+        source:
+          firstRead !== undefined || startIndex > 0 || input.query !== undefined
+            ? 'cache-first'
+            : 'store-first',
         signal: options.signal,
         agentId: options.agentId,
         toolCallId: options.toolCallId,
@@ -138,7 +142,10 @@ export function createWebFetchTool(settings: WebFetchToolSettings): Tool<WebFetc
         maxAgeMs: maxAgeMs(input),
       });
       stage = stageStart();
-      const age = cached ? ageSeconds(ageMs) : undefined;
+      const { page } = read;
+      // A second share tells what the first read was (fetched in this call, or a cache's copy).
+      const cached = firstRead ? firstRead.cached : read.cached;
+      const age = firstRead ? firstRead.cacheAgeSeconds : read.cached ? ageSeconds(read.ageMs) : undefined;
       const cacheAge = age === undefined ? {} : { cacheAgeSeconds: age };
       const { content } = page;
       if (!isReadable(page)) {
