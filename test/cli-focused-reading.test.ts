@@ -152,14 +152,7 @@ test('fetch --query --max-chars 120 with a 126-character answer: its beginning, 
 });
 
 test("search --read-top 5 --read-max-chars 600: each page gives the answer's beginning in its 120 characters", async () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
-  writeFileSync(
-    join(cwd, 'periscope.config.json'),
-    JSON.stringify({
-      search: { chain: ['brave'] },
-      providers: { brave: { baseUrl: `${server.url}/brave-estuary`, minIntervalMs: 0 } },
-    }),
-  );
+  const cwd = braveEstuaryFolder();
   const args = ['search', LIGHTHOUSE_QUERY, '--read-top', '5', '--read-max-chars', '600', '--json'];
   const options = { cwd, stdin: '', env: { BRAVE_API_KEY: 'k' } };
   const result = await runCli([...args, '--allow-private-network', '127.0.0.1'], options);
@@ -215,14 +208,7 @@ test('fetch --query that no word of the page matches: says so, prints the openin
 });
 
 test('search --read-top with a query no word of the page matches: each read says so over its opening sentences', async () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
-  writeFileSync(
-    join(cwd, 'periscope.config.json'),
-    JSON.stringify({
-      search: { chain: ['brave'] },
-      providers: { brave: { baseUrl: `${server.url}/brave-estuary`, minIntervalMs: 0 } },
-    }),
-  );
+  const cwd = braveEstuaryFolder();
   const args = ['search', 'xylophone quasar', '--read-top', '1', '--allow-private-network', '127.0.0.1'];
   const options = { cwd, stdin: '', env: { BRAVE_API_KEY: 'k' } };
   const result = await runCli(args, options);
@@ -248,3 +234,16 @@ test('fetch --query with a misspelt long word finds the page word one edit away'
   assert.ok(lens, JSON.stringify(data.passages));
   assert.equal(lens.score, Math.max(...(data.passages ?? []).map((passage) => passage.score)));
 });
+
+/** A working folder whose config searches with brave only, answered by the stand-in's estuary results. */
+function braveEstuaryFolder(): string {
+  const cwd = mkdtempSync(join(tmpdir(), 'periscope-cli-'));
+  writeFileSync(
+    join(cwd, 'periscope.config.json'),
+    JSON.stringify({
+      search: { chain: ['brave'] },
+      providers: { brave: { baseUrl: `${server.url}/brave-estuary`, minIntervalMs: 0 } },
+    }),
+  );
+  return cwd;
+}
